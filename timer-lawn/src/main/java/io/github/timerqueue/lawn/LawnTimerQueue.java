@@ -1,0 +1,518 @@
+package io.github.timerqueue.lawn;
+
+import io.github.timerqueue.TimerConfig;
+import io.github.timerqueue.TimerHandle;
+import io.github.timerqueue.TimerQueue;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * The {@code lawn} strategy: Lev-Libfeld's TTL-bucketed timer store, one first-in, first-out queue
+ * per distinct TTL, with the queues' heads kept in a heap so that nothing ever visits every queue.
+ *
+ * <h2>When to choose it</h2>
+ * When timers are many and their TTLs (deadline minus the time of scheduling) are few: session and
+ * request timeouts, retransmission timers, caches with a handful of expiry policies, sliding
+ * windows, rate limiters. That is the paper's assumption, {@code distinct TTLs << pending timers}.
+ * Then scheduling a timer is appending it to an existing queue (one hash probe, no ordering work),
+ * cancelling it is unlinking it, and expiring is taking heads: all {@code O(1)}, with no cascading
+ * and no limit on how far ahead a deadline may lie.
+ *
+ * <p>What it costs when the assumption does not hold: with {@code Q} distinct TTLs among the pending
+ * timers, creating or emptying a queue, and removing a queue's head (by cancel or reschedule), costs
+ * {@code O(log Q)} in the index. When every timer has its own TTL ({@code Q = n}) each schedule
+ * creates a queue and each expiry empties one, and the lawn becomes a binary heap of one-timer
+ * queues behind a hash map: still correct and {@code O(log n)}, but a few times slower than {@code
+ * heap}, and {@code scheduleWithin} searches up to {@code Q} queues. Pick a wheel for that load.
+ *
+ * <h2>Design</h2>
+ * <ul>
+ *   <li>Time is the unsigned distance from the start time ("elapsed"), counted in ticks of the
+ *       resolution {@code r}. A timer armed in tick {@code a} (the tick holding {@code now()}) with a
+ *       deadline in the future gets the TTL {@code t >= 1} that makes it expire at the start of tick
+ *       {@code a + t}: its deadline rounded up to a multiple of {@code r} counted from the start
+ *       time, the latest the contract allows and never early. A deadline at or before {@code now()}
+ *       gets TTL 0 and expires at the exact {@code now()} it was armed, so that the next {@code
+ *       advance} fires it even with the same {@code now} and even between two multiples of {@code
+ *       r}.
+ *   <li>Each TTL has a queue ({@link TtlQueue}) in a map from TTL to queue that does not box its
+ *       keys ({@link LongObjectMap}). Within a queue, arrival order is expiry order: two timers of TTL
+ *       {@code t} armed in ticks {@code a1 <= a2} expire at {@code a1 + t <= a2 + t} (and both TTL 0
+ *       timers at the times they were armed, which never go back). This is the paper's ordering
+ *       argument, and it needs only that the clock never moves backwards. Expiries past the end of
+ *       the clock's range saturate at its last instant, which keeps them in order.
+ *   <li>The non-empty queues are in an indexed heap ({@link HeadIndex}) keyed by the expiry of their
+ *       heads, in place of the paper's per-tick scan of every queue. Its first entry is the paper's
+ *       closest expiration, exact at all times: an {@code advance} before it returns at once, and
+ *       {@link #nextExpiryDelay()} is the exact distance to it.
+ *   <li>A queue that empties leaves the map and the index at once (the paper requires it; the
+ *       original C implementation left empty queues behind). Up to {@value #SPARE_QUEUES} emptied
+ *       queue objects are kept for the next new TTL, so a TTL whose queue empties and refills again
+ *       and again allocates nothing after the first time.
+ *   <li>{@code reschedule} unlinks the timer from whatever list it is in before it joins the tail of
+ *       its new TTL's queue; the original C implementation's update path could leave a live timer
+ *       behind in its old queue.
+ *   <li>Due timers are moved to a list of their own before the first is handed out, which is what
+ *       makes timers armed by a handler wait for the next {@code advance} and lets a handler cancel
+ *       a due timer before its turn. If a handler throws, the rest stay on that list, still pending
+ *       and due, and go first at the next {@code advance}.
+ * </ul>
+ *
+ * <h2>Example</h2>
+ * With resolution 10 and the clock at 5 (tick 0), {@code schedule(41)} gets TTL 5 (expiry 50, the
+ * deadline rounded up); {@code schedule(100)} gets TTL 10 (expiry 100). After {@code advance(17)}
+ * (tick 1), {@code schedule(52)} also gets TTL 5 (expiry 60) and joins the same queue behind the
+ * first timer, which expires earlier. The index holds the TTL 5 queue keyed 50 and the TTL 10 queue
+ * keyed 100: {@code nextExpiryDelay()} is 33, {@code advance(49)} returns at once, {@code
+ * advance(60)} fires the two TTL 5 timers in arrival order and removes their emptied queue.
+ *
+ * <h2>Order</h2>
+ * Timers that fire in the same {@code advance} are handed out in order of expiry (their deadline
+ * rounded up to the resolution; the time they were armed for a deadline already due), those of one
+ * TTL in the order they were armed; timers left due by a throwing handler go first. The order
+ * between timers of different TTLs with the same expiry is unspecified.
+ *
+ * <h2>Costs</h2>
+ * With {@code n} pending timers in {@code Q} TTL queues: {@code schedule} {@code O(1)} expected, or
+ * {@code O(log Q)} when it creates a queue; {@code cancel} {@code O(1)}, or {@code O(log Q)} when it
+ * removes a queue's head; {@code reschedule} the two together; {@code advance} {@code O(1)} when
+ * nothing is due, otherwise {@code O(e + s log Q)} for {@code e} fired timers taken from the queues
+ * in {@code s <= e} runs (a run is a stretch of one queue that expires before any other queue's
+ * head; in the paper's regime, bursts of one TTL, runs are long); {@code nextExpiryDelay} and {@code
+ * size} {@code O(1)}; {@code scheduleWithin} {@code O(min(w, Q))} to look for a queue to join, for a
+ * range {@code w} ticks wide, then as {@code schedule}; {@code clear}, {@code drain} and {@code
+ * forEach} {@code O(n + Q)}. Nothing is allocated but the handle by {@code schedule} and {@code
+ * scheduleWithin}, and nothing at all by the other operations, except when a table grows to a size
+ * it never had (or a queue is created while no spare is left).
+ */
+final class LawnTimerQueue<T> implements TimerQueue<T> {
+  /** How many emptied queue objects are kept for reuse. */
+  static final int SPARE_QUEUES = 64;
+
+  private final long resolution;
+  /** The queue's clock, and its unsigned distance from the start time. */
+  private long now;
+  private long elapsed;
+  /** {@link #elapsed} rounded down to a multiple of the resolution: the start of the current tick. */
+  private long tickStart;
+  private int size;
+
+  /** The non-empty TTL queues, by TTL. Package-private, like the fields below, for the tests. */
+  final LongObjectMap<TtlQueue<T>> queuesByTtl = new LongObjectMap<>();
+  /** The same queues, by the expiry of their heads. */
+  final HeadIndex<T> index = new HeadIndex<>();
+  /** Due timers taken from their queues by an advance and not handed out yet. */
+  final TimerList<T> due = new TimerList<>();
+  /** Emptied queues kept for reuse; {@code spares[0..spareCount)} are in use. */
+  final TtlQueue<T>[] spares;
+  int spareCount;
+  private boolean advancing;
+
+  @SuppressWarnings("unchecked")
+  LawnTimerQueue(TimerConfig config) {
+    this.resolution = config.resolution();
+    this.now = config.startTime();
+    this.spares = (TtlQueue<T>[]) new TtlQueue<?>[SPARE_QUEUES];
+  }
+
+  @Override
+  public String strategy() {
+    return LawnTimerQueueProvider.NAME;
+  }
+
+  @Override
+  public long now() {
+    return now;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Appends the timer to the queue of its TTL: {@code O(1)} expected, {@code O(log Q)} if no
+   * pending timer has that TTL yet.
+   */
+  @Override
+  public TimerHandle<T> schedule(long deadline, T payload) {
+    LawnTimer<T> timer = new LawnTimer<>(this, Objects.requireNonNull(payload, "payload"));
+    arm(timer, deadline);
+    return timer;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The lawn is cheapest when TTLs are few, so the timer joins an existing queue when one expires
+   * within the range for a timer armed now: the one with the smallest such TTL, found by probing
+   * the map for each TTL of the range or by scanning the queues, whichever is shorter ({@code
+   * O(min(w, Q))}). Otherwise it starts a queue whose TTL is the "roundest" in the range, the one
+   * with the most trailing zero bits, so that timers with overlapping ranges arriving later tend to
+   * find it; a range that includes {@code now()} is due at once, like a deadline in the past. The
+   * chosen deadline is the expiry of that queue, or {@code latest} when the expiry is {@code latest}
+   * rounded up to the resolution: either way the timer then behaves exactly as one scheduled at the
+   * chosen deadline.
+   */
+  @Override
+  public TimerHandle<T> scheduleWithin(long earliest, long latest, T payload) {
+    Objects.requireNonNull(payload, "payload");
+    if (latest - earliest < 0) {
+      throw new IllegalArgumentException(
+          "earliest (" + earliest + ") must not be after latest (" + latest + ")");
+    }
+    long lowest = ttlOf(earliest - now);
+    long highest = ttlOf(latest - now);
+    TtlQueue<T> existing = queueWithTtlBetween(lowest, highest);
+    long ttl = existing != null ? existing.ttl : roundestBetween(lowest, highest);
+    LawnTimer<T> timer = new LawnTimer<>(this, payload);
+    timer.deadline = deadlineOf(ttl, latest);
+    enqueue(timer, ttl);
+    return timer;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>{@code O(1)}; {@code O(log Q)} when the timer was the head of its queue.
+   */
+  @Override
+  public boolean cancel(TimerHandle<T> timer) {
+    return detach(own(timer));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The timer leaves its queue (or the due list) and joins the tail of its new TTL's queue, as
+   * {@code cancel} then {@code schedule} would, without allocating.
+   */
+  @Override
+  public boolean reschedule(TimerHandle<T> timer, long deadline) {
+    LawnTimer<T> owned = own(timer);
+    boolean wasPending = detach(owned);
+    arm(owned, deadline);
+    return wasPending;
+  }
+
+  @Override
+  public int advance(long now, Consumer<? super TimerHandle<T>> onExpired) {
+    return advance(now, onExpired, Integer.MAX_VALUE);
+  }
+
+  @Override
+  public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
+    Objects.requireNonNull(onExpired, "onExpired");
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be at least 1, but was " + limit);
+    }
+    if (advancing) {
+      throw new IllegalStateException("advance must not be called from a timer handler");
+    }
+    long step = now - this.now;
+    if (step > 0) {
+      this.now = now;
+      this.elapsed += step;
+      this.tickStart = elapsed - Long.remainderUnsigned(elapsed, resolution);
+    }
+    collectDue(limit);
+    if (due.isEmpty()) {
+      return 0;
+    }
+    advancing = true;
+    int fired = 0;
+    try {
+      while (fired < limit && !due.isEmpty()) {
+        LawnTimer<T> timer = due.head;
+        due.remove(timer);
+        size--;
+        fired++;
+        onExpired.accept(timer);
+      }
+      return fired;
+    } finally {
+      advancing = false;
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Exact and {@code O(1)}: the distance to the expiry of the first head in the index (the
+   * deadline rounded up to the resolution), capped at {@code Long.MAX_VALUE - 1}.
+   */
+  @Override
+  public long nextExpiryDelay() {
+    if (!due.isEmpty()) {
+      return 0;
+    }
+    if (index.isEmpty()) {
+      return Long.MAX_VALUE;
+    }
+    long first = index.firstExpiry();
+    if (Long.compareUnsigned(first, elapsed) <= 0) {
+      return 0;
+    }
+    // Rounding up to the resolution can put an expiry more than Long.MAX_VALUE ahead.
+    long delay = first - elapsed;
+    return Long.compareUnsigned(delay, Long.MAX_VALUE - 1) > 0 ? Long.MAX_VALUE - 1 : delay;
+  }
+
+  @Override
+  public int size() {
+    return size;
+  }
+
+  @Override
+  public void clear() {
+    for (int position = index.size() - 1; position >= 0; position--) {
+      TtlQueue<T> queue = index.get(position);
+      queue.removeAll();
+      queuesByTtl.remove(queue.ttl);
+      keepSpare(queue);
+    }
+    index.clear();
+    due.removeAll();
+    size = 0;
+  }
+
+  @Override
+  public int drain(Consumer<? super TimerHandle<T>> sink) {
+    Objects.requireNonNull(sink, "sink");
+    if (advancing) {
+      throw new IllegalStateException("drain must not be called from a timer handler");
+    }
+    int drained = 0;
+    while (true) {
+      LawnTimer<T> timer = due.head;
+      if (timer != null) {
+        due.remove(timer);
+      } else if (!index.isEmpty()) {
+        // The tail of the last queue in the index: its head, and so its key, stays put, and if the
+        // queue empties it leaves the index from the last position, which needs no sifting.
+        TtlQueue<T> queue = index.get(index.size() - 1);
+        timer = queue.tail;
+        queue.remove(timer);
+        if (queue.isEmpty()) {
+          retire(queue);
+        }
+      } else {
+        return drained;
+      }
+      size--;
+      drained++;
+      sink.accept(timer);
+    }
+  }
+
+  @Override
+  public void forEach(Consumer<? super TimerHandle<T>> action) {
+    Objects.requireNonNull(action, "action");
+    for (int position = 0; position < index.size(); position++) {
+      for (LawnTimer<T> timer = index.get(position).head; timer != null; timer = timer.next) {
+        action.accept(timer);
+      }
+    }
+    for (LawnTimer<T> timer = due.head; timer != null; timer = timer.next) {
+      action.accept(timer);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "LawnTimerQueue{now=" + now + ", size=" + size + ", ttls=" + index.size() + "}";
+  }
+
+  /** The unsigned distance of the clock from the start time: for the invariant checks of tests. */
+  long elapsed() {
+    return elapsed;
+  }
+
+  /** The resolution: for the invariant checks of the tests. */
+  long resolution() {
+    return resolution;
+  }
+
+  private LawnTimer<T> own(TimerHandle<T> timer) {
+    Objects.requireNonNull(timer, "timer");
+    if (timer instanceof LawnTimer && ((LawnTimer<?>) timer).owner == this) {
+      @SuppressWarnings("unchecked")
+      LawnTimer<T> owned = (LawnTimer<T>) timer;
+      return owned;
+    }
+    throw new IllegalArgumentException("timer " + timer + " was not created by this queue");
+  }
+
+  private void arm(LawnTimer<T> timer, long deadline) {
+    timer.deadline = deadline;
+    enqueue(timer, ttlOf(deadline - now));
+  }
+
+  /**
+   * The TTL of a deadline {@code distance} ahead of the clock: 0 if it is due, else the number of
+   * ticks from the start of the current tick to the deadline, rounded up.
+   */
+  private long ttlOf(long distance) {
+    if (distance <= 0) {
+      return 0;
+    }
+    if (resolution == 1) {
+      return distance;
+    }
+    // Below 2^64: the offset into the tick is under the resolution, and both are below 2^63.
+    long fromTickStart = elapsed - tickStart + distance;
+    long ticks = Long.divideUnsigned(fromTickStart, resolution);
+    return ticks * resolution == fromTickStart ? ticks : ticks + 1;
+  }
+
+  /**
+   * When a timer armed now with a TTL expires (unsigned): now itself for TTL 0, else the start of the
+   * tick {@code ttl} ticks ahead, saturating at the end of the clock's range.
+   */
+  private long expiryOf(long ttl) {
+    if (ttl == 0) {
+      return elapsed;
+    }
+    long span = ttl * resolution;
+    long expiry = tickStart + span;
+    if (Math.multiplyHigh(ttl, resolution) != 0 || Long.compareUnsigned(expiry, tickStart) < 0) {
+      return -1L;
+    }
+    return expiry;
+  }
+
+  /** Appends a timer that is in no list to the queue of a TTL, creating the queue if needed. */
+  private void enqueue(LawnTimer<T> timer, long ttl) {
+    timer.expiry = expiryOf(ttl);
+    TtlQueue<T> queue = queuesByTtl.get(ttl);
+    if (queue != null) {
+      // Joining the tail of a non-empty queue leaves its head, and so the index, as it is.
+      queue.append(timer);
+    } else {
+      queue = spareCount > 0 ? takeSpare() : new TtlQueue<>();
+      queue.ttl = ttl;
+      queue.append(timer);
+      queuesByTtl.put(ttl, queue);
+      index.add(queue);
+    }
+    size++;
+  }
+
+  /** Takes a pending timer out of its list; returns whether it was pending. */
+  private boolean detach(LawnTimer<T> timer) {
+    TimerList<T> list = timer.list;
+    if (list == null) {
+      return false;
+    }
+    if (list == due) {
+      due.remove(timer);
+    } else {
+      TtlQueue<T> queue = (TtlQueue<T>) list;
+      boolean wasHead = queue.head == timer;
+      queue.remove(timer);
+      if (queue.isEmpty()) {
+        retire(queue);
+      } else if (wasHead) {
+        index.headRemoved(queue);
+      }
+    }
+    size--;
+    return true;
+  }
+
+  /**
+   * Moves due timers from the queues to the due list, earliest expiry first, until the list holds
+   * {@code limit}. The first check is the paper's closest-expiration shortcut.
+   */
+  private void collectDue(int limit) {
+    while (due.size < limit && !index.isEmpty()
+        && Long.compareUnsigned(index.firstExpiry(), elapsed) <= 0) {
+      TtlQueue<T> queue = index.first();
+      // Take a run: this queue's timers that are due and expire no later than any other queue's head.
+      long runEnd = index.secondExpiry();
+      if (Long.compareUnsigned(elapsed, runEnd) < 0) {
+        runEnd = elapsed;
+      }
+      LawnTimer<T> timer = queue.head;
+      do {
+        queue.remove(timer);
+        due.append(timer);
+        timer = queue.head;
+      } while (timer != null && due.size < limit
+          && Long.compareUnsigned(timer.expiry, runEnd) <= 0);
+      if (timer == null) {
+        retire(queue);
+      } else {
+        index.headRemoved(queue);
+      }
+    }
+  }
+
+  /** Takes an emptied queue out of the map and the index, and keeps it for reuse if there is room. */
+  private void retire(TtlQueue<T> queue) {
+    index.remove(queue);
+    queuesByTtl.remove(queue.ttl);
+    keepSpare(queue);
+  }
+
+  private void keepSpare(TtlQueue<T> queue) {
+    if (spareCount < spares.length) {
+      spares[spareCount++] = queue;
+    }
+  }
+
+  private TtlQueue<T> takeSpare() {
+    TtlQueue<T> queue = spares[--spareCount];
+    spares[spareCount] = null;
+    return queue;
+  }
+
+  /**
+   * An existing queue whose TTL is in {@code [lowest, highest]}, the smallest such, or {@code null}:
+   * by probing the map for each TTL of the range when it is narrower than the number of queues,
+   * else by scanning the queues.
+   */
+  private TtlQueue<T> queueWithTtlBetween(long lowest, long highest) {
+    int queues = index.size();
+    if (Long.compareUnsigned(highest - lowest, queues) < 0) {
+      for (long ttl = lowest; ; ttl++) {
+        TtlQueue<T> queue = queuesByTtl.get(ttl);
+        if (queue != null || ttl == highest) {
+          return queue;
+        }
+      }
+    }
+    TtlQueue<T> smallest = null;
+    for (int position = 0; position < queues; position++) {
+      TtlQueue<T> queue = index.get(position);
+      if (queue.ttl >= lowest && queue.ttl <= highest
+          && (smallest == null || queue.ttl < smallest.ttl)) {
+        smallest = queue;
+      }
+    }
+    return smallest;
+  }
+
+  /**
+   * The TTL in {@code [lowest, highest]} with the most trailing zero bits: {@code highest} with
+   * every bit below the highest bit in which it differs from {@code lowest - 1} cleared. That bit is
+   * set in {@code highest} and clear in {@code lowest - 1}, so the result is in the range.
+   */
+  private static long roundestBetween(long lowest, long highest) {
+    if (lowest == 0) {
+      return 0;
+    }
+    return highest & -Long.highestOneBit((lowest - 1) ^ highest);
+  }
+
+  /**
+   * The deadline reported for a timer given a TTL chosen by {@code scheduleWithin}: its expiry as a
+   * time, or {@code latest} if the expiry is only {@code latest} rounded up (or {@code latest}
+   * itself when the whole range is due).
+   */
+  private long deadlineOf(long ttl, long latest) {
+    long latestDistance = latest - now;
+    if (ttl == 0) {
+      return latestDistance <= 0 ? latest : now;
+    }
+    long distance = expiryOf(ttl) - elapsed;
+    return Long.compareUnsigned(distance, latestDistance) <= 0 ? now + distance : latest;
+  }
+}

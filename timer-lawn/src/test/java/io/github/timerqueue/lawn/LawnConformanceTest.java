@@ -1,0 +1,11 @@
+package io.github.timerqueue.lawn;
+
+import io.github.timerqueue.conformance.TimerQueueConformanceTest;
+
+class LawnConformanceTest extends TimerQueueConformanceTest {
+
+  @Override
+  protected String strategy() {
+    return LawnTimerQueueProvider.NAME;
+  }
+}
