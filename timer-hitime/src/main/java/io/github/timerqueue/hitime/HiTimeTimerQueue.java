@@ -1,0 +1,485 @@
+package io.github.timerqueue.hitime;
+
+import io.github.timerqueue.TimerConfig;
+import io.github.timerqueue.TimerHandle;
+import io.github.timerqueue.TimerQueue;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * The {@code hitime} strategy: a hierarchical timeout manager whose 64 bins are the bits of a
+ * {@code long}. A timer waits in the bin of the highest bit in which its deadline differs from now;
+ * as time passes, the high bits of the deadline are stripped off one by one until nothing is left
+ * and the timer fires.
+ *
+ * <h2>Design</h2>
+ * Time is counted in <em>ticks</em>: whole resolutions since the start time, as an unsigned {@code
+ * long}. The clock's tick is {@code elapsed / resolution} (rounded down) and a timer's tick is its
+ * deadline rounded <em>up</em> to a tick, so a timer can never fire early. A timer whose deadline is
+ * at or before {@link #now()} goes straight to the <em>expired list</em>; any other timer has a tick
+ * above the clock's and waits in bin {@code highestOneBit(tick XOR nowTick)}. The bins are first
+ * in, first out lists linked through the timers themselves, and a 64-bit occupancy bitmap says which
+ * are non-empty.
+ *
+ * <p>When the clock moves from tick {@code last} to tick {@code now}, let {@code c} be the highest
+ * bit in which they differ. Every bin below {@code c} is entirely due and is moved to the expired
+ * list whole, without looking at its timers; every bin above {@code c} is unaffected; bin {@code c}
+ * alone is re-examined, and each of its timers either fires or moves to a strictly lower bin. (The
+ * proof is at {@code moveClockTo}.) The seed design bulk-expires only bin 0 and the bins below
+ * {@code highestOneBit(now - last)} and re-examines the bins from there up to {@code c}; every timer
+ * in those bins below {@code c} is due, so this implementation expires them in bulk as well.
+ *
+ * <p>The time until the next timer can fire is the time until the clock's bit of the lowest
+ * non-empty bin next flips, found with one {@link Long#numberOfTrailingZeros} of the bitmap.
+ *
+ * <h2>A worked example</h2>
+ * Resolution 1, start time 0, one timer with deadline 13:
+ *
+ * <pre>
+ *  call              now (binary)   13 XOR now   bin   nextExpiryDelay()
+ *  schedule(13)      0000           1101         3     8  (bit 3 of now flips at 8)
+ *  advance(8)        1000           0101         2     4  (bin 3 re-examined; 13 is not due)
+ *  advance(12)       1100           0001         0     1  (bin 2 re-examined)
+ *  advance(13)       1101           -            -     fires: bin 0 re-examined, 13 is due
+ * </pre>
+ *
+ * Each step strips the top bit from what is left of the deadline: 1101, 0101, 0001. Had the caller
+ * gone from 0 straight to {@code advance(20)} (binary 10100, highest changed bit 4), bin 3 would
+ * have been moved to the expired list whole: a timer in bin 3 agrees with now above bit 3, so its
+ * deadline is below 16 and therefore below 20.
+ *
+ * <h2>Ordering</h2>
+ * An {@code advance} hands out first the due timers left over by an earlier advance (by its {@code
+ * limit} or by a throwing handler), then those armed at or before {@code now()} in the order they
+ * were armed, then the bins that became due in increasing bin order, each first in, first out, and
+ * last the due timers of the re-examined bin, first in, first out. The bins are ordered among
+ * themselves (every tick in a lower bin is below every tick in a higher one) but a bulk-expired bin
+ * is not sorted inside: from tick 0, deadlines 3 then 2 share bin 1 and, if the clock jumps past
+ * both, fire as 3, 2. Timers with equal ticks always share a bin and keep their arming order.
+ * Hence: a caller that schedules only future deadlines and always advances to {@code now() +
+ * nextExpiryDelay()} receives the timers sorted by tick (with resolution 1: by deadline), first in,
+ * first out among equal ticks, because each such advance fires only timers of the lowest bin whose
+ * tick is the one just reached. A rescheduled timer counts as armed when it was rescheduled.
+ *
+ * <h2>Costs</h2>
+ * With {@code n} pending timers:
+ *
+ * <ul>
+ *   <li>{@code schedule}, {@code scheduleWithin}, {@code cancel}, {@code reschedule}: {@code O(1)},
+ *       a few bit operations and one link or unlink (plus a division when the resolution is not 1).
+ *   <li>{@code nextExpiryDelay}, {@code size}, {@code now}: {@code O(1)}.
+ *   <li>{@code advance}: {@code O(1)} per non-empty bin moved in bulk (at most 64, found in the
+ *       bitmap), per timer re-examined and per timer fired. Each re-examination moves a timer to a
+ *       strictly lower bin, so a timer is examined at most 64 times in its life, and at most {@code
+ *       2 + log2(d)} times for a distance of {@code d} ticks; when the clock jumps, whole bins fire
+ *       without being examined at all.
+ *   <li>{@code clear}, {@code drain}, {@code forEach}: {@code O(n)}.
+ * </ul>
+ *
+ * Nothing is allocated except the handle by {@code schedule} and {@code scheduleWithin}: the lists
+ * are linked through the timers, and moving a whole bin is a constant-time splice.
+ *
+ * <h2>Where this differs from the original C library</h2>
+ * <ul>
+ *   <li>64 bins over unsigned tick distances from the start time replace 32 bins and an overflow
+ *       bin, so every {@code long} deadline is accepted and none is ever rescanned.
+ *   <li>The original's start returns early for a timeout already in a list, so restarting it with a
+ *       new time or range leaves it in its old bin. Here every arming ({@code reschedule}, the
+ *       seed's touch) first unlinks the timer wherever it is, so it always lands in the bin its new
+ *       deadline dictates.
+ *   <li>Timers made due while an advance hands out timers are kept apart from those it is handing
+ *       out, so they fire in the next advance, as the contract requires.
+ * </ul>
+ */
+final class HiTimeTimerQueue<T> implements TimerQueue<T> {
+  static final int BINS = Long.SIZE;
+
+  private final long resolution;
+  /** The last tick that starts on the clock: {@code tick * resolution} does not pass 2^64 - 1. */
+  private final long lastTickOnClock;
+
+  // Package-private, like the lists below, so that HiTimeInvariants can check the structure.
+  /** The queue's clock, its unsigned distance from the start time, and that distance in ticks. */
+  long now;
+  long elapsed;
+  long nowTick;
+
+  /** {@code bins[b]} holds the timers whose tick first differs from {@link #nowTick} at bit b. */
+  final TimerList[] bins = new TimerList[BINS];
+  /** Bit b is set exactly when {@code bins[b]} is not empty. */
+  long occupied;
+  /** Due timers waiting to be handed out by the next advance. */
+  final TimerList expired = new TimerList();
+  /** Due timers that the running advance is handing out; empty outside an advance. */
+  final TimerList firing = new TimerList();
+  /** The bin being re-examined by an advance, taken out whole so that no timer is seen twice. */
+  private final TimerList examining = new TimerList();
+  int size;
+  private boolean advancing;
+
+  HiTimeTimerQueue(TimerConfig config) {
+    this.now = config.startTime();
+    this.resolution = config.resolution();
+    this.lastTickOnClock = Long.divideUnsigned(-1L, resolution);
+    for (int bin = 0; bin < BINS; bin++) {
+      bins[bin] = new TimerList();
+    }
+  }
+
+  @Override
+  public String strategy() {
+    return HiTimeTimerQueueProvider.NAME;
+  }
+
+  @Override
+  public long now() {
+    return now;
+  }
+
+  @Override
+  public TimerHandle<T> schedule(long deadline, T payload) {
+    HiTimeTimer<T> timer = new HiTimeTimer<>(this, Objects.requireNonNull(payload, "payload"));
+    arm(timer, deadline);
+    return timer;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The seed's start-within-a-range. If {@code earliest} is at or before {@link #now()} the timer
+   * is simply due: its deadline is {@code earliest} and it fires at the next advance, having never
+   * been in a bin. Otherwise the range is turned into ticks, from {@code earliest} rounded up to
+   * {@code latest} rounded up, and the tick with the most trailing zero bits is chosen: the fewer
+   * low bits a tick has set, the fewer bins the timer passes through on its way down. The handle's
+   * deadline is the start of the chosen tick, or {@code latest} if the chosen tick is the one that
+   * {@code latest} rounds up to. A range reaching more than {@code Long.MAX_VALUE} past the clock
+   * (it wraps) is taken to reach that far ahead, so the timer never fires before {@code earliest}.
+   * {@code O(1)}.
+   */
+  @Override
+  public TimerHandle<T> scheduleWithin(long earliest, long latest, T payload) {
+    Objects.requireNonNull(payload, "payload");
+    long width = latest - earliest;
+    if (width < 0) {
+      throw new IllegalArgumentException(
+          "earliest (" + earliest + ") must not be after latest (" + latest + ")");
+    }
+    HiTimeTimer<T> timer = new HiTimeTimer<>(this, payload);
+    long earliestDistance = earliest - now;
+    if (earliestDistance <= 0) {
+      arm(timer, earliest);
+      return timer;
+    }
+    long earliestKey = keyAhead(elapsed, earliestDistance);
+    long latestKey = keyAhead(earliestKey, width);
+    long firstTick = ceilTick(earliestKey);
+    long lastTick = ceilTick(latestKey);
+    // The tick in (firstTick - 1, lastTick] with the most trailing zeros keeps the bits of lastTick
+    // down to the highest bit in which it differs from firstTick - 1, and clears the rest.
+    long tick = lastTick & -Long.highestOneBit((firstTick - 1) ^ lastTick);
+    timer.deadline = tick == lastTick ? latest : earliest + (tick * resolution - earliestKey);
+    fileAhead(timer, tick);
+    size++;
+    return timer;
+  }
+
+  @Override
+  public boolean cancel(TimerHandle<T> timer) {
+    HiTimeTimer<T> owned = own(timer);
+    if (!owned.isLinked()) {
+      return false;
+    }
+    detach(owned);
+    return true;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The seed's touch: a pending timer is unlinked from wherever it is (a bin, the expired list,
+   * the firing list) and filed again by its new deadline, at the back of its new list; a stale one
+   * is simply filed. {@code O(1)}.
+   */
+  @Override
+  public boolean reschedule(TimerHandle<T> timer, long deadline) {
+    HiTimeTimer<T> owned = own(timer);
+    boolean wasPending = owned.isLinked();
+    if (wasPending) {
+      detach(owned);
+    }
+    arm(owned, deadline);
+    return wasPending;
+  }
+
+  @Override
+  public int advance(long now, Consumer<? super TimerHandle<T>> onExpired) {
+    return advance(now, onExpired, Integer.MAX_VALUE);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The seed's timeout followed by its re-entrant, incremental get-next: moving the clock files
+   * every timer that became due into the expired list; this advance then hands out at most {@code
+   * limit} of them, and the rest stay at the front of the expired list for the next advance.
+   */
+  @Override
+  public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
+    Objects.requireNonNull(onExpired, "onExpired");
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be at least 1, but was " + limit);
+    }
+    if (advancing) {
+      throw new IllegalStateException("advance must not be called from a timer handler");
+    }
+    long step = now - this.now;
+    if (step > 0) {
+      this.now = now;
+      this.elapsed += step;
+      long tick = floorTick(elapsed);
+      if (tick != nowTick) {
+        moveClockTo(tick);
+      }
+    }
+    // Handlers file the timers they make due into the (now empty) expired list, not into this one.
+    expired.moveAllTo(firing);
+    advancing = true;
+    int fired = 0;
+    try {
+      while (fired < limit && !firing.isEmpty()) {
+        HiTimeTimer<T> timer = timerAt(firing.first());
+        timer.unlink();
+        size--;
+        fired++;
+        onExpired.accept(timer);
+      }
+      return fired;
+    } finally {
+      advancing = false;
+      firing.moveAllToFrontOf(expired);
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The seed's get-wait, {@code O(1)}: 0 if the expired list holds a timer; otherwise the time
+   * until the clock's bit of the lowest non-empty bin next flips, which no timer can precede. Each
+   * step of that length makes the lowest bin the re-examined one, so a timer {@code d} ticks away is
+   * reached in at most {@code 2 + log2(d)} steps.
+   */
+  @Override
+  public long nextExpiryDelay() {
+    if (!expired.isEmpty() || !firing.isEmpty()) {
+      return 0;
+    }
+    if (occupied == 0) {
+      return Long.MAX_VALUE;
+    }
+    int bin = Long.numberOfTrailingZeros(occupied);
+    // A timer in bin b has bit b set where nowTick has it clear, and agrees with nowTick above b,
+    // so it is due no earlier than the first tick after nowTick with bit b set: nowTick with the
+    // bits below b cleared, plus 2^b. Timers in higher bins are later still. That tick is above
+    // nowTick, so the delay is at least 1.
+    long flipTick = (nowTick & (-1L << bin)) | (1L << bin);
+    if (Long.compareUnsigned(flipTick, lastTickOnClock) > 0) {
+      return Long.MAX_VALUE - 1;
+    }
+    long delay = flipTick * resolution - elapsed;
+    return delay > 0 && delay < Long.MAX_VALUE ? delay : Long.MAX_VALUE - 1;
+  }
+
+  @Override
+  public int size() {
+    return size;
+  }
+
+  @Override
+  public void clear() {
+    expired.unlinkAll();
+    firing.unlinkAll();
+    for (long bits = occupied; bits != 0; bits &= bits - 1) {
+      bins[Long.numberOfTrailingZeros(bits)].unlinkAll();
+    }
+    occupied = 0;
+    size = 0;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Hands out the expired list first, then the bins from the lowest up: roughly the order in
+   * which the timers would have fired.
+   */
+  @Override
+  public int drain(Consumer<? super TimerHandle<T>> sink) {
+    Objects.requireNonNull(sink, "sink");
+    if (advancing) {
+      throw new IllegalStateException("drain must not be called from a timer handler");
+    }
+    int drained = 0;
+    // Bounded by the starting size too, so a sink that arms timers (against the contract) cannot
+    // keep the loop going forever.
+    for (int left = size; left > 0 && size > 0; left--) {
+      TimerList list = expired.isEmpty() ? bins[Long.numberOfTrailingZeros(occupied)] : expired;
+      HiTimeTimer<T> timer = timerAt(list.first());
+      detach(timer);
+      drained++;
+      sink.accept(timer);
+    }
+    return drained;
+  }
+
+  @Override
+  public void forEach(Consumer<? super TimerHandle<T>> action) {
+    Objects.requireNonNull(action, "action");
+    visit(expired, action);
+    visit(firing, action);
+    for (long bits = occupied; bits != 0; bits &= bits - 1) {
+      visit(bins[Long.numberOfTrailingZeros(bits)], action);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "HiTimeTimerQueue{now=" + now + ", size=" + size + "}";
+  }
+
+  private HiTimeTimer<T> own(TimerHandle<T> timer) {
+    Objects.requireNonNull(timer, "timer");
+    if (timer instanceof HiTimeTimer && ((HiTimeTimer<?>) timer).queue == this) {
+      @SuppressWarnings("unchecked")
+      HiTimeTimer<T> owned = (HiTimeTimer<T>) timer;
+      return owned;
+    }
+    throw new IllegalArgumentException("timer " + timer + " was not created by this queue");
+  }
+
+  /** Every node of a list but its sentinel is a timer of this queue. */
+  @SuppressWarnings("unchecked")
+  private HiTimeTimer<T> timerAt(TimerLink link) {
+    return (HiTimeTimer<T>) link;
+  }
+
+  /** Gives an unlinked timer its deadline and files it where that deadline puts it. */
+  private void arm(HiTimeTimer<T> timer, long deadline) {
+    timer.deadline = deadline;
+    long distance = deadline - now;
+    if (distance <= 0) {
+      timer.tick = nowTick;
+      expired.append(timer);
+    } else {
+      fileAhead(timer, ceilTick(keyAhead(elapsed, distance)));
+    }
+    size++;
+  }
+
+  /** Files an unlinked timer whose deadline lies ahead of the clock, due at {@code tick}. */
+  private void fileAhead(HiTimeTimer<T> timer, long tick) {
+    timer.tick = tick;
+    if (tick == nowTick) {
+      // Only at the very end of the clock, where a saturated key rounds to the clock's own tick.
+      expired.append(timer);
+    } else {
+      place(timer);
+    }
+  }
+
+  /** Puts a timer whose tick is above the clock's into the bin of their highest differing bit. */
+  private void place(HiTimeTimer<T> timer) {
+    int bin = (BINS - 1) - Long.numberOfLeadingZeros(timer.tick ^ nowTick);
+    timer.bin = bin;
+    bins[bin].append(timer);
+    occupied |= 1L << bin;
+  }
+
+  /** Takes a pending timer out of whichever list holds it. */
+  private void detach(HiTimeTimer<T> timer) {
+    timer.unlink();
+    size--;
+    // If the timer was bulk-expired, timer.bin is stale, but then the timer was not in that bin
+    // and this check leaves its bit as it should be.
+    int bin = timer.bin;
+    if (bins[bin].isEmpty()) {
+      occupied &= ~(1L << bin);
+    }
+  }
+
+  /**
+   * Moves the clock forward from {@link #nowTick} to {@code tick}, filing every timer that became
+   * due into the expired list.
+   *
+   * <p>Why this is right. Let {@code last} be the old tick and {@code c} the highest bit in which
+   * {@code last} and {@code tick} differ; as {@code tick > last}, {@code tick} has bit c set and
+   * {@code last} has it clear, and above c they agree. A timer in bin b agrees with {@code last}
+   * above bit b and has bit b set where {@code last} has it clear.
+   *
+   * <ol>
+   *   <li>Bin b &lt; c: the timer agrees with {@code last}, hence with {@code tick}, above c, and
+   *       has bit c clear where {@code tick} has it set, so it is below {@code tick}: due. This
+   *       covers bin 0 and every bin below {@code highestOneBit(tick - last)}, which is at most c,
+   *       since two numbers that agree above bit c differ by less than 2<sup>c+1</sup>. These bins
+   *       are moved to the expired list whole, without looking at their timers.
+   *   <li>Bin b &gt; c: {@code tick} agrees with {@code last} at and above b, so the timer still
+   *       differs from the clock first at bit b and is still ahead of it: its bin is unchanged.
+   *   <li>Bin c: the timer and {@code tick} both have bit c set and agree above it, so they differ
+   *       below c if at all. Each timer there either is due or belongs in a bin strictly below c.
+   *       The bin is moved to a processing list first, so no timer is examined twice.
+   * </ol>
+   */
+  private void moveClockTo(long tick) {
+    int changed = (BINS - 1) - Long.numberOfLeadingZeros(nowTick ^ tick);
+    nowTick = tick;
+    long below = (1L << changed) - 1;
+    for (long due = occupied & below; due != 0; due &= due - 1) {
+      bins[Long.numberOfTrailingZeros(due)].moveAllTo(expired);
+    }
+    occupied &= ~below;
+    long changedBit = 1L << changed;
+    if ((occupied & changedBit) == 0) {
+      return;
+    }
+    occupied &= ~changedBit;
+    bins[changed].moveAllTo(examining);
+    while (!examining.isEmpty()) {
+      HiTimeTimer<T> timer = timerAt(examining.first());
+      timer.unlink();
+      if (Long.compareUnsigned(timer.tick, tick) <= 0) {
+        expired.append(timer);
+      } else {
+        place(timer);
+      }
+    }
+  }
+
+  /**
+   * The unsigned distance from the start time of a point {@code distance > 0} beyond {@code from},
+   * saturating at 2<sup>64</sup> - 1, the end of the clock.
+   */
+  private static long keyAhead(long from, long distance) {
+    long key = from + distance;
+    return Long.compareUnsigned(key, from) < 0 ? -1L : key;
+  }
+
+  /** The tick that an unsigned distance from the start time lies in. */
+  private long floorTick(long key) {
+    return resolution == 1 ? key : Long.divideUnsigned(key, resolution);
+  }
+
+  /** The first tick that starts at or after an unsigned distance from the start time. */
+  private long ceilTick(long key) {
+    long tick = floorTick(key);
+    return tick * resolution == key ? tick : tick + 1;
+  }
+
+  private void visit(TimerList list, Consumer<? super TimerHandle<T>> action) {
+    // Stops at a sentinel or an unlinked node, so an action that modifies the queue against the
+    // contract visits an unspecified set of timers but cannot make this loop fail.
+    TimerLink link = list.first();
+    while (link instanceof HiTimeTimer) {
+      TimerLink following = link.next;
+      action.accept(timerAt(link));
+      link = following;
+    }
+  }
+}
