@@ -94,11 +94,11 @@ import java.util.function.Consumer;
 final class HiTimeTimerQueue<T> implements TimerQueue<T> {
   static final int BINS = Long.SIZE;
 
-  private final long resolution;
+  // Package-private, like the lists below, so that HiTimeInvariants can check the structure.
+  final long resolution;
   /** The last tick that starts on the clock: {@code tick * resolution} does not pass 2^64 - 1. */
   private final long lastTickOnClock;
 
-  // Package-private, like the lists below, so that HiTimeInvariants can check the structure.
   /** The queue's clock, its unsigned distance from the start time, and that distance in ticks. */
   long now;
   long elapsed;
