@@ -1,0 +1,662 @@
+package io.github.timerqueue.cascade;
+
+import io.github.timerqueue.TimerConfig;
+import io.github.timerqueue.TimerHandle;
+import io.github.timerqueue.TimerQueue;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * The {@code cascade} strategy: a cascading timer wheel after the ccan timer design, with levels of
+ * 2<sup>bits</sup> buckets ({@code levelBits}, 8 by default) and a far list for what lies beyond the
+ * last level.
+ *
+ * <h2>Ticks and the base</h2>
+ * The wheel counts in ticks: the resolution, counted from the start time. A timer's tick is its
+ * deadline's unsigned distance from the start time rounded <em>up</em> to a tick, so it never
+ * fires early and fires at the latest at that rounded-up deadline. The <em>base</em> is the tick the
+ * clock is in (the clock rounded down); no timer in the wheel has a tick at or before it. A timer
+ * whose deadline is at or before the clock when it is armed goes straight to the <em>due list</em>,
+ * which the next {@code advance} hands out even if it does not move the clock.
+ *
+ * <h2>Levels, buckets and the far list</h2>
+ * A timer's level comes from the size of its distance from the base: level {@code L} if {@code
+ * 2^(bits*L) <= tick - base < 2^(bits*(L+1))}. Its bucket in that level is the level-{@code L}
+ * digit of its own tick, {@code (tick >>> bits*L) & (2^bits - 1)}, not of the distance. Level
+ * {@code L} thereby holds timers from the 2<sup>bits</sup> groups of 2<sup>bits&middot;L</sup> ticks
+ * that follow the base's own group, one group per bucket. A timer whose level has not been created
+ * goes to the far list. Levels are created lazily, only when the far list is swept (below), and
+ * only as many as the timers in it need; a queue whose timers are never more than 2<sup>bits</sup>
+ * ticks away has one level.
+ *
+ * <h2>Moving the base: the cascade</h2>
+ * When the base moves to a new tick, every level whose group the new base has entered (every level
+ * {@code L} at or below the highest base-2<sup>bits</sup> digit in which the old and new base
+ * differ) empties exactly one bucket: the one of the new base's level-{@code L} digit, highest level
+ * first. Its timers are re-filed by their distance from the new base, into the levels below it, or
+ * into the due list if their tick is the new base. When the new base leaves the group of the last
+ * level, the far list is swept the same way, after creating the levels its timers need.
+ *
+ * <p>A walk through one cascade, with {@code levelBits} 2 (four buckets per level, ticks written in
+ * base 4 as well) and the base at 5 = 11<sub>4</sub>:
+ * <ul>
+ *   <li>a timer at 7 = 13<sub>4</sub> is 2 away: level 0, bucket 3 (the last digit of 13);
+ *   <li>a timer at 13 = 31<sub>4</sub> is 8 away: level 1, bucket 3 (the middle digit of 31);
+ *   <li>a timer at 22 = 112<sub>4</sub> is 17 away: level 2, bucket 1 (the first digit of 112).
+ * </ul>
+ * Stepping the clock one tick at a time: at 7, level 0's bucket 3 is emptied and the first timer is
+ * due. At 8 = 20<sub>4</sub> the middle digit changes, so level 1's bucket 2 and level 0's bucket 0
+ * are emptied (both are empty). At 12 = 30<sub>4</sub> level 1's bucket 3 is emptied: the timer at
+ * 13 is now 1 away and moves to level 0, bucket 1, and is due at 13. At 16 = 100<sub>4</sub> the
+ * first digit changes: level 2's bucket 1 is emptied first, moving the timer at 22 (6 away) to level
+ * 1, bucket 1; then level 1's bucket 0 and level 0's bucket 0 are emptied. At 20 = 110<sub>4</sub>
+ * level 1's bucket 1 moves it to level 0, bucket 2, and at 22 it is due. A single {@code
+ * advance(30)} does the same work but visits only 7, 13 and 22 and then 30: the base jumps straight
+ * to the next tick that holds a timer, found through the levels' low-water marks, and at each jump
+ * empties one bucket in each level whose group changed.
+ *
+ * <h2>Finding the earliest timer</h2>
+ * Each level (and the far list) keeps a low-water mark, a tick no timer in it precedes, lowered when
+ * a timer is filed and never touched when one is deleted, and a witness: the timer that set it. While
+ * the witness is still in that level with that tick, the mark is exact. Otherwise the level's first
+ * occupied bucket is found through its bitmap and scanned for its earliest tick. So {@link
+ * #nextExpiryDelay()} is exact to the resolution and usually costs a look at each level.
+ *
+ * <h2>Costs</h2>
+ * With {@code k} levels ({@code k <= ceil(64 / bits)}, and only as many as the deadlines in use
+ * need): {@code schedule}, {@code cancel} and {@code reschedule} {@code O(1)}, allocating nothing but
+ * the handle of {@code schedule}; {@code advance} {@code O(k)} per tick between the old and new clock
+ * that holds timers (empty stretches are jumped), plus {@code O(1)} per timer re-filed (at most once
+ * per level it descends) and per timer fired, plus the far list's length each time the last level's
+ * group changes; {@code nextExpiryDelay} {@code O(k)} while the low-water marks are confirmed by
+ * their witnesses, and otherwise a bitmap scan ({@code 2^bits / 64} words) and, above level 0, a scan
+ * of one bucket, which is needed again only after that level's earliest timer is cancelled or
+ * cascaded away; {@code size} {@code O(1)}; {@code clear}, {@code drain} and {@code forEach} {@code
+ * O(n + k * 2^bits / 64)}.
+ *
+ * <h2>Ordering</h2>
+ * Timers handed out by one {@code advance} come in the order of their ticks (a timer armed with a
+ * deadline already due counts as due at the clock's tick when it was armed). Timers of the same
+ * tick come in no specified order: it depends on the path each took down the levels. Timers left
+ * due by a {@code limit} or a throwing handler come first in the next {@code advance}.
+ *
+ * <h2>Where this departs from the design text</h2>
+ * <ul>
+ *   <li>The text steps the offset one second at a time; a caller-clocked queue may jump ahead by any
+ *       amount. The rule "empty bucket 1 of level 1 at 500,000,010" generalizes to: at the new base,
+ *       empty in every level whose group the base has entered the bucket of the new base's digit.
+ *       With that, the base can jump from one occupied tick to the next.
+ *   <li>The text says that at 500,000,020 "bucket 1 of the second level" is emptied; it is bucket 2,
+ *       the second level's digit of 500,000,020, as the rule above and the example at 500,000,010
+ *       imply.
+ *   <li>The text moves emptied timers one level down; here they are re-filed by their distance from
+ *       the new base, so a timer may drop several levels at once (at 500,000,100 a timer at
+ *       500,000,105 goes straight from the third level to the first). The order, highest level
+ *       first, still files each timer once per move of the base.
+ *   <li>The text only suggests adding levels when the far list grows long. Here every sweep of the
+ *       far list creates the levels its timers need, so the far list only holds timers armed since
+ *       the last sweep beyond the last level.
+ *   <li>The text has no timers before its offset. Deadlines at or before the clock go to the due
+ *       list; a deadline in the past, or more than {@code Long.MAX_VALUE} ahead, is due now.
+ * </ul>
+ */
+final class CascadeTimerQueue<T> implements TimerQueue<T> {
+  /**
+   * The low-water mark of a level with no timers. No timer is ever filed at tick 0: every timer in
+   * the wheel has a tick after the base, which is at least 0.
+   */
+  static final long NO_TICK = 0;
+
+  final int levelBits;
+  private final int digitMask;
+  private final Ticks ticks;
+  /** {@code levelOfHighestBit[b]} is the level of a distance whose highest set bit is {@code b}. */
+  private final byte[] levelOfHighestBit;
+
+  /** The queue's clock, and its unsigned distance from the start time. */
+  private long now;
+  private long elapsed;
+  /** The tick of the clock: {@code elapsed} rounded down to the resolution. */
+  long base;
+
+  /** The levels; only the first {@link #levelCount} have been created. */
+  final Level[] levels;
+  int levelCount;
+
+  /** Timers beyond the last level, with their low-water mark and its witness, as for a level. */
+  final Link far = Link.newList();
+  long farLowWater = NO_TICK;
+  CascadeTimer<?> farWitness;
+
+  /** Due timers that no advance has taken yet, in the order they became due. */
+  final Link due = Link.newList();
+  /** Due timers taken by the running advance and not handed out yet. */
+  final Link batch = Link.newList();
+  int size;
+  private boolean advancing;
+
+  CascadeTimerQueue(TimerConfig config, int levelBits) {
+    this.levelBits = levelBits;
+    this.digitMask = (1 << levelBits) - 1;
+    this.ticks = new Ticks(config.resolution());
+    this.now = config.startTime();
+    this.levelOfHighestBit = new byte[Long.SIZE];
+    for (int bit = 0; bit < Long.SIZE; bit++) {
+      levelOfHighestBit[bit] = (byte) (bit / levelBits);
+    }
+    this.levels = new Level[(Long.SIZE + levelBits - 1) / levelBits];
+  }
+
+  @Override
+  public String strategy() {
+    return CascadeTimerQueueProvider.NAME;
+  }
+
+  @Override
+  public long now() {
+    return now;
+  }
+
+  @Override
+  public TimerHandle<T> schedule(long deadline, T payload) {
+    CascadeTimer<T> timer = new CascadeTimer<>(this, Objects.requireNonNull(payload, "payload"));
+    arm(timer, deadline);
+    size++;
+    return timer;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The cascade picks the tick in the range with the most trailing zero digits in base
+   * 2<sup>bits</sup>, the earliest such tick if there are several. A timer on a multiple of
+   * 2<sup>bits&middot;j</sup> is due the moment the base enters its level-{@code j} group, so it
+   * lands in the highest level it can and is not re-filed into the {@code j} levels below it
+   * (unless the clock stops within 2<sup>bits&middot;j</sup> ticks of it while it waits above).
+   * Ticks before the clock's next one are not chosen unless the whole range is due, in which case
+   * the timer is due at the next advance with deadline {@code latest}.
+   */
+  @Override
+  public TimerHandle<T> scheduleWithin(long earliest, long latest, T payload) {
+    Objects.requireNonNull(payload, "payload");
+    if (latest - earliest < 0) {
+      throw new IllegalArgumentException(
+          "earliest (" + earliest + ") must not be after latest (" + latest + ")");
+    }
+    if (latest - now <= 0) {
+      return schedule(latest, payload);
+    }
+    long latestKey = keyOf(latest - now);
+    long lastTick = ticks.ceil(latestKey);
+    long firstTick = earliest - now <= 0 ? base + 1 : ticks.ceil(keyOf(earliest - now));
+    long tick = roundestTickBetween(firstTick, lastTick);
+    long chosenKey = ticks.start(tick);
+    if (Long.compareUnsigned(chosenKey, latestKey) > 0) {
+      chosenKey = latestKey;
+    }
+    CascadeTimer<T> timer = new CascadeTimer<>(this, payload);
+    timer.deadline = now + (chosenKey - elapsed);
+    file(timer, tick);
+    size++;
+    return timer;
+  }
+
+  /**
+   * The earliest tick in {@code [first, last]} (unsigned, {@code 1 <= first <= last}) among those
+   * with the most trailing zero base-2<sup>bits</sup> digits.
+   */
+  private long roundestTickBetween(long first, long last) {
+    // Above the highest bit in which first - 1 and last differ, every tick in the range agrees;
+    // clearing last's bits below it gives the tick in the range with the most trailing zero bits.
+    int highestDifferentBit = 63 - Long.numberOfLeadingZeros((first - 1) ^ last);
+    int zeroDigits = highestDifferentBit / levelBits;
+    long unitMask = (1L << (zeroDigits * levelBits)) - 1;
+    return ((first - 1) | unitMask) + 1;
+  }
+
+  @Override
+  public boolean cancel(TimerHandle<T> timer) {
+    CascadeTimer<T> owned = own(timer);
+    if (owned.where == CascadeTimer.NOT_PENDING) {
+      return false;
+    }
+    owned.unlink();
+    owned.where = CascadeTimer.NOT_PENDING;
+    size--;
+    return true;
+  }
+
+  @Override
+  public boolean reschedule(TimerHandle<T> timer, long deadline) {
+    CascadeTimer<T> owned = own(timer);
+    boolean wasPending = owned.where != CascadeTimer.NOT_PENDING;
+    if (wasPending) {
+      owned.unlink();
+    } else {
+      size++;
+    }
+    arm(owned, deadline);
+    return wasPending;
+  }
+
+  @Override
+  public int advance(long now, Consumer<? super TimerHandle<T>> onExpired) {
+    return advance(now, onExpired, Integer.MAX_VALUE);
+  }
+
+  @Override
+  public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
+    Objects.requireNonNull(onExpired, "onExpired");
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be at least 1, but was " + limit);
+    }
+    if (advancing) {
+      throw new IllegalStateException("advance must not be called from a timer handler");
+    }
+    long step = now - this.now;
+    if (step > 0) {
+      this.now = now;
+      this.elapsed += step;
+    }
+    long target = ticks.floor(elapsed);
+    if (target != base) {
+      moveBaseTo(target);
+    }
+    takeBatch(limit);
+    advancing = true;
+    int fired = 0;
+    try {
+      while (!batch.isEmptyList()) {
+        CascadeTimer<T> timer = timerAt(batch.next);
+        timer.unlink();
+        timer.where = CascadeTimer.NOT_PENDING;
+        size--;
+        fired++;
+        onExpired.accept(timer);
+      }
+      return fired;
+    } finally {
+      advancing = false;
+      // A handler threw: the timers it did not reach stay due, first in line for the next advance.
+      due.takeAllFirst(batch);
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Exact to the resolution: the distance to the earliest timer's deadline rounded up to a tick,
+   * capped at {@code Long.MAX_VALUE - 1}. Costs a look at each level's low-water mark, and a bucket
+   * scan for a level whose earliest timer has been cancelled or cascaded away since it was last
+   * found (see the class description).
+   */
+  @Override
+  public long nextExpiryDelay() {
+    if (!due.isEmptyList() || !batch.isEmptyList()) {
+      return 0;
+    }
+    long earliest = earliestTick();
+    if (earliest == NO_TICK) {
+      return Long.MAX_VALUE;
+    }
+    long delay = ticks.start(earliest) - elapsed;
+    return delay < 0 || delay == Long.MAX_VALUE ? Long.MAX_VALUE - 1 : delay;
+  }
+
+  @Override
+  public int size() {
+    return size;
+  }
+
+  @Override
+  public void clear() {
+    for (int level = 0; level < levelCount; level++) {
+      Level wheelLevel = levels[level];
+      long[] occupied = wheelLevel.occupied;
+      for (int word = 0; word < occupied.length; word++) {
+        for (long bits = occupied[word]; bits != 0; bits &= bits - 1) {
+          release(wheelLevel.buckets[(word << 6) + Long.numberOfTrailingZeros(bits)]);
+        }
+      }
+      Arrays.fill(occupied, 0);
+      wheelLevel.lowWater = NO_TICK;
+      wheelLevel.witness = null;
+    }
+    release(far);
+    farLowWater = NO_TICK;
+    farWitness = null;
+    release(due);
+    release(batch);
+    size = 0;
+  }
+
+  @Override
+  public int drain(Consumer<? super TimerHandle<T>> sink) {
+    Objects.requireNonNull(sink, "sink");
+    if (advancing) {
+      throw new IllegalStateException("drain must not be called from a timer handler");
+    }
+    int drained = drainList(due, sink);
+    for (int level = 0; level < levelCount; level++) {
+      Level wheelLevel = levels[level];
+      for (int digit = wheelLevel.nextMaybeOccupied(0); digit >= 0;
+          digit = wheelLevel.nextMaybeOccupied(0)) {
+        drained += drainList(wheelLevel.buckets[digit], sink);
+        wheelLevel.markEmpty(digit);
+      }
+    }
+    return drained + drainList(far, sink);
+  }
+
+  @Override
+  public void forEach(Consumer<? super TimerHandle<T>> action) {
+    Objects.requireNonNull(action, "action");
+    visit(due, action);
+    visit(batch, action);
+    for (int level = 0; level < levelCount; level++) {
+      Level wheelLevel = levels[level];
+      long[] occupied = wheelLevel.occupied;
+      for (int word = 0; word < occupied.length; word++) {
+        for (long bits = occupied[word]; bits != 0; bits &= bits - 1) {
+          visit(wheelLevel.buckets[(word << 6) + Long.numberOfTrailingZeros(bits)], action);
+        }
+      }
+    }
+    visit(far, action);
+  }
+
+  @Override
+  public String toString() {
+    return "CascadeTimerQueue{now=" + now + ", size=" + size + ", levels=" + levelCount + "}";
+  }
+
+  // ------------------------------------------------------------------ filing
+
+  private CascadeTimer<T> own(TimerHandle<T> timer) {
+    Objects.requireNonNull(timer, "timer");
+    if (timer instanceof CascadeTimer && ((CascadeTimer<?>) timer).queue == this) {
+      @SuppressWarnings("unchecked")
+      CascadeTimer<T> owned = (CascadeTimer<T>) timer;
+      return owned;
+    }
+    throw new IllegalArgumentException("timer " + timer + " was not created by this queue");
+  }
+
+  @SuppressWarnings("unchecked")
+  private CascadeTimer<T> timerAt(Link link) {
+    return (CascadeTimer<T>) link;
+  }
+
+  /**
+   * The unsigned distance from the start time of a deadline {@code distance > 0} ahead of the clock,
+   * saturating at the end of the clock's range.
+   */
+  private long keyOf(long distance) {
+    long key = elapsed + distance;
+    return Long.compareUnsigned(key, elapsed) < 0 ? -1L : key;
+  }
+
+  /** Arms an unlinked timer: into the due list if its deadline is due, else into the wheel. */
+  private void arm(CascadeTimer<T> timer, long deadline) {
+    timer.deadline = deadline;
+    long distance = deadline - now;
+    if (distance <= 0) {
+      makeDue(timer);
+    } else {
+      // A deadline after the clock rounds up to a tick after the base.
+      file(timer, ticks.ceil(keyOf(distance)));
+    }
+  }
+
+  private void makeDue(CascadeTimer<T> timer) {
+    timer.tick = base;
+    timer.where = CascadeTimer.DUE;
+    timer.linkLast(due);
+  }
+
+  /** Files an unlinked timer whose tick is after the base into its level's bucket, or far. */
+  private void file(CascadeTimer<T> timer, long tick) {
+    timer.tick = tick;
+    int level = levelOfHighestBit[63 - Long.numberOfLeadingZeros(tick - base)];
+    if (level < levelCount) {
+      Level wheelLevel = levels[level];
+      int digit = digit(tick, level);
+      timer.where = level;
+      timer.linkLast(wheelLevel.buckets[digit]);
+      wheelLevel.markOccupied(digit);
+      long mark = wheelLevel.lowWater;
+      if (mark == NO_TICK || Long.compareUnsigned(tick, mark) <= 0) {
+        wheelLevel.lowWater = tick;
+        wheelLevel.witness = timer;
+      }
+    } else {
+      timer.where = CascadeTimer.FAR;
+      timer.linkLast(far);
+      if (farLowWater == NO_TICK || Long.compareUnsigned(tick, farLowWater) <= 0) {
+        farLowWater = tick;
+        farWitness = timer;
+      }
+    }
+  }
+
+  /** Files a timer taken out of a bucket or the far list again, relative to the current base. */
+  private void refile(CascadeTimer<T> timer) {
+    if (timer.tick == base) {
+      makeDue(timer);
+    } else {
+      file(timer, timer.tick);
+    }
+  }
+
+  private int digit(long tick, int level) {
+    return (int) (tick >>> (level * levelBits)) & digitMask;
+  }
+
+  // ------------------------------------------------------------------ moving the base
+
+  /**
+   * Moves the base to {@code target} (after it), moving every timer whose tick is at or before it
+   * to the due list. The base jumps from one occupied tick to the next, never through the empty
+   * ticks between them.
+   */
+  private void moveBaseTo(long target) {
+    while (true) {
+      long earliest = earliestTick();
+      if (earliest == NO_TICK || Long.compareUnsigned(earliest, target) >= 0) {
+        jumpBase(target);
+        return;
+      }
+      jumpBase(earliest);
+    }
+  }
+
+  /**
+   * Moves the base to {@code next}, which no timer precedes: empties, highest level first, the far
+   * list if {@code next} has left the last level's group, then in each level whose group {@code
+   * next} has entered the bucket of {@code next}'s digit. Every other bucket of such a level holds
+   * a later group, which the move brings no nearer than one group away.
+   */
+  private void jumpBase(long next) {
+    int changedLevel = levelOfHighestBit[63 - Long.numberOfLeadingZeros(base ^ next)];
+    int highestToEmpty = Math.min(changedLevel, levelCount - 1);
+    base = next;
+    if (changedLevel >= levelCount && !far.isEmptyList()) {
+      pullInFar();
+    }
+    for (int level = highestToEmpty; level >= 0; level--) {
+      emptyBucket(level, digit(next, level));
+    }
+  }
+
+  private void emptyBucket(int level, int digit) {
+    Level wheelLevel = levels[level];
+    if (!wheelLevel.mayBeOccupied(digit)) {
+      return;
+    }
+    wheelLevel.markEmpty(digit);
+    Link bucket = wheelLevel.buckets[digit];
+    for (Link link = bucket.detachAll(); link != bucket; ) {
+      CascadeTimer<T> timer = timerAt(link);
+      link = link.next;
+      refile(timer);
+    }
+  }
+
+  /**
+   * Sweeps the far list when the base has left the last level's group: creates the levels that its
+   * timers now need, and files them all there (or in the due list).
+   */
+  private void pullInFar() {
+    int needed = levelCount;
+    for (Link link = far.next; link != far; link = link.next) {
+      long distance = timerAt(link).tick - base;
+      if (distance != 0) {
+        needed = Math.max(needed,
+            levelOfHighestBit[63 - Long.numberOfLeadingZeros(distance)] + 1);
+      }
+    }
+    while (levelCount < needed) {
+      levels[levelCount++] = new Level(levelBits);
+    }
+    farLowWater = NO_TICK;
+    farWitness = null;
+    for (Link link = far.detachAll(); link != far; ) {
+      CascadeTimer<T> timer = timerAt(link);
+      link = link.next;
+      refile(timer);
+    }
+  }
+
+  // ------------------------------------------------------------------ the earliest timer
+
+  /**
+   * Returns the earliest tick of any timer in the wheel or the far list, exactly, or {@link
+   * #NO_TICK} if there is none. The smallest low-water mark is the answer if its witness confirms
+   * it; otherwise that level's mark is recomputed and the search repeats, at most once per level.
+   */
+  private long earliestTick() {
+    while (true) {
+      long earliest = NO_TICK;
+      int holder = -1;
+      for (int level = 0; level < levelCount; level++) {
+        long mark = levels[level].lowWater;
+        if (mark != NO_TICK && (earliest == NO_TICK || Long.compareUnsigned(mark, earliest) < 0)) {
+          earliest = mark;
+          holder = level;
+        }
+      }
+      if (farLowWater != NO_TICK
+          && (earliest == NO_TICK || Long.compareUnsigned(farLowWater, earliest) < 0)) {
+        earliest = farLowWater;
+        holder = levelCount;
+      }
+      if (earliest == NO_TICK) {
+        return NO_TICK;
+      }
+      if (holder == levelCount) {
+        if (farWitness.where == CascadeTimer.FAR && farWitness.tick == earliest) {
+          return earliest;
+        }
+        recomputeFarLowWater();
+      } else {
+        CascadeTimer<?> witness = levels[holder].witness;
+        if (witness.where == holder && witness.tick == earliest) {
+          return earliest;
+        }
+        recomputeLowWater(holder);
+      }
+    }
+  }
+
+  /**
+   * Sets a level's low-water mark to its exact earliest tick: the earliest tick of its first
+   * occupied bucket after the base's own group, found through the bitmap (clearing the bits of
+   * buckets found empty). A level-0 bucket holds a single tick, so only higher buckets are scanned.
+   */
+  private void recomputeLowWater(int level) {
+    Level wheelLevel = levels[level];
+    int from = (digit(base, level) + 1) & digitMask;
+    while (true) {
+      int digit = wheelLevel.nextMaybeOccupied(from);
+      if (digit < 0) {
+        wheelLevel.lowWater = NO_TICK;
+        wheelLevel.witness = null;
+        return;
+      }
+      Link bucket = wheelLevel.buckets[digit];
+      if (bucket.isEmptyList()) {
+        wheelLevel.markEmpty(digit);
+        continue;
+      }
+      CascadeTimer<T> earliest = timerAt(bucket.next);
+      if (level > 0) {
+        for (Link link = earliest.next; link != bucket; link = link.next) {
+          CascadeTimer<T> timer = timerAt(link);
+          if (Long.compareUnsigned(timer.tick, earliest.tick) < 0) {
+            earliest = timer;
+          }
+        }
+      }
+      wheelLevel.lowWater = earliest.tick;
+      wheelLevel.witness = earliest;
+      return;
+    }
+  }
+
+  private void recomputeFarLowWater() {
+    farLowWater = NO_TICK;
+    farWitness = null;
+    for (Link link = far.next; link != far; link = link.next) {
+      CascadeTimer<T> timer = timerAt(link);
+      if (farLowWater == NO_TICK || Long.compareUnsigned(timer.tick, farLowWater) < 0) {
+        farLowWater = timer.tick;
+        farWitness = timer;
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ handing timers out
+
+  /** Moves up to {@code limit} timers from the head of the due list to the batch. */
+  private void takeBatch(int limit) {
+    if (limit >= size) {
+      batch.takeAllLast(due);
+      return;
+    }
+    for (int taken = 0; taken < limit && !due.isEmptyList(); taken++) {
+      Link timer = due.next;
+      timer.unlink();
+      timer.linkLast(batch);
+    }
+  }
+
+  private int drainList(Link list, Consumer<? super TimerHandle<T>> sink) {
+    int drained = 0;
+    while (!list.isEmptyList()) {
+      CascadeTimer<T> timer = timerAt(list.next);
+      timer.unlink();
+      timer.where = CascadeTimer.NOT_PENDING;
+      size--;
+      drained++;
+      sink.accept(timer);
+    }
+    return drained;
+  }
+
+  private void release(Link list) {
+    for (Link link = list.detachAll(); link != list; ) {
+      CascadeTimer<T> timer = timerAt(link);
+      link = link.next;
+      timer.previous = null;
+      timer.next = null;
+      timer.where = CascadeTimer.NOT_PENDING;
+    }
+  }
+
+  private void visit(Link list, Consumer<? super TimerHandle<T>> action) {
+    for (Link link = list.next; link != list; link = link.next) {
+      action.accept(timerAt(link));
+    }
+  }
+}
