@@ -1,0 +1,213 @@
+package io.github.timerqueue.hitime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.timerqueue.TimerConfig;
+import io.github.timerqueue.TimerHandle;
+import io.github.timerqueue.TimerQueue;
+import io.github.timerqueue.TimerQueues;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Seeded random mixes of every operation. The first checks the structure with {@link
+ * HiTimeInvariants} after every operation and inside handlers; the second checks that with
+ * resolution 1 {@code hitime} is exact, by firing in every advance exactly the timers that the
+ * exact {@code heap} fires. The number of operations follows the conformance suite's {@code
+ * timerqueue.conformance.ops} property.
+ */
+class HiTimeRandomizedTest {
+  private static final int OPERATIONS =
+      Math.max(1, Integer.getInteger("timerqueue.conformance.ops", 100_000) / 5);
+  private static final int MAX_HANDLES = 2_000;
+
+  @ParameterizedTest
+  @CsvSource({
+    "1, 0",
+    "1, -9223372036854775808",
+    "3, 9223372036854775000",
+    "64, -1",
+    "1000, 6148914691236517205",
+  })
+  void structureStaysValidThroughRandomOperations(long resolution, long start) {
+    SplittableRandom random = new SplittableRandom(start ^ resolution);
+    HiTimeTimerQueue<Integer> queue = new HiTimeTimerQueue<>(
+        TimerConfig.builder().startTime(start).resolution(resolution).build());
+    List<TimerHandle<Integer>> handles = new ArrayList<>();
+    RuntimeException failure = new RuntimeException("handler failed on purpose");
+
+    for (int op = 0; op < OPERATIONS; op++) {
+      int roll = random.nextInt(100);
+      String what = "operation " + op + " (roll " + roll + ")";
+      if (roll < 30 || handles.isEmpty()) {
+        remember(handles, queue.schedule(randomDeadline(random, queue, resolution), op), random);
+      } else if (roll < 38) {
+        long earliest = randomDeadline(random, queue, resolution);
+        long latest = earliest + random.nextLong(0, 1L << random.nextInt(1, 40));
+        if (latest - queue.now() < earliest - queue.now()) {
+          latest = earliest;
+        }
+        TimerHandle<Integer> timer = queue.scheduleWithin(earliest, latest, op);
+        assertThat(timer.deadline() - earliest).as(what).isNotNegative();
+        assertThat(latest - timer.deadline()).as(what).isNotNegative();
+        remember(handles, timer, random);
+      } else if (roll < 50) {
+        TimerHandle<Integer> timer = handles.get(random.nextInt(handles.size()));
+        boolean wasPending = timer.isPending();
+        assertThat(queue.reschedule(timer, randomDeadline(random, queue, resolution)))
+            .as(what).isEqualTo(wasPending);
+      } else if (roll < 62) {
+        TimerHandle<Integer> timer = handles.get(random.nextInt(handles.size()));
+        boolean wasPending = timer.isPending();
+        assertThat(queue.cancel(timer)).as(what).isEqualTo(wasPending);
+      } else if (roll < 90) {
+        long target = queue.now() + randomStep(random, resolution);
+        int limit = random.nextInt(8) == 0 ? 1 + random.nextInt(4) : Integer.MAX_VALUE;
+        boolean throwing = random.nextInt(30) == 0;
+        Consumer<TimerHandle<Integer>> handler = timer -> {
+          assertThat(timer.deadline() - queue.now()).as(what + ": fired early").isNotPositive();
+          HiTimeInvariants.check(queue);
+          int reaction = random.nextInt(12);
+          if (reaction == 0) {
+            queue.reschedule(timer, queue.now() + random.nextLong(-2, 3 * resolution));
+          } else if (reaction == 1) {
+            remember(handles, queue.schedule(queue.now() + random.nextLong(-2, 3), -1), random);
+          } else if (reaction == 2) {
+            queue.cancel(handles.get(random.nextInt(handles.size())));
+          } else if (reaction == 3 && throwing) {
+            throw failure;
+          }
+          HiTimeInvariants.check(queue);
+        };
+        try {
+          assertThat(queue.advance(target, handler, limit)).as(what).isLessThanOrEqualTo(limit);
+        } catch (RuntimeException thrown) {
+          assertThat(thrown).as(what).isSameAs(failure);
+        }
+      } else if (roll < 97) {
+        long delay = queue.nextExpiryDelay();
+        assertThat(delay == Long.MAX_VALUE).as(what).isEqualTo(queue.size() == 0);
+        if (delay > 1 && delay < Long.MAX_VALUE && random.nextBoolean()) {
+          long before = queue.now() + Math.min(delay - 1, 1L << 40);
+          assertThat(queue.advance(before, timer -> {})).as(what + ": fired within the delay")
+              .isZero();
+        }
+      } else if (roll < 99) {
+        List<TimerHandle<Integer>> visited = new ArrayList<>();
+        queue.forEach(visited::add);
+        assertThat(visited).as(what).hasSize(queue.size()).allMatch(TimerHandle::isPending);
+      } else if (random.nextBoolean()) {
+        queue.clear();
+      } else {
+        queue.drain(timer -> assertThat(timer.isPending()).isFalse());
+      }
+      HiTimeInvariants.check(queue);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {0, Long.MIN_VALUE, Long.MAX_VALUE - 1_000, 0x1234_5678_9ABC_DEF0L})
+  void withResolutionOneItFiresInEachAdvanceExactlyWhatTheExactHeapFires(long start) {
+    SplittableRandom random = new SplittableRandom(start);
+    TimerConfig config = TimerConfig.builder().startTime(start).build();
+    HiTimeTimerQueue<Integer> hitime = new HiTimeTimerQueue<>(config);
+    TimerQueue<Integer> heap = TimerQueues.create("heap", config);
+    List<TimerHandle<Integer>> hitimeHandles = new ArrayList<>();
+    List<TimerHandle<Integer>> heapHandles = new ArrayList<>();
+
+    for (int op = 0; op < OPERATIONS; op++) {
+      int roll = random.nextInt(100);
+      String what = "operation " + op + " (roll " + roll + ")";
+      if (roll < 35 || hitimeHandles.isEmpty()) {
+        long deadline = randomDeadline(random, hitime, 1);
+        hitimeHandles.add(hitime.schedule(deadline, op));
+        heapHandles.add(heap.schedule(deadline, op));
+      } else if (roll < 50) {
+        int index = random.nextInt(hitimeHandles.size());
+        long deadline = randomDeadline(random, hitime, 1);
+        assertThat(hitime.reschedule(hitimeHandles.get(index), deadline)).as(what)
+            .isEqualTo(heap.reschedule(heapHandles.get(index), deadline));
+      } else if (roll < 60) {
+        int index = random.nextInt(hitimeHandles.size());
+        assertThat(hitime.cancel(hitimeHandles.get(index))).as(what)
+            .isEqualTo(heap.cancel(heapHandles.get(index)));
+      } else if (roll < 90) {
+        long target = hitime.now() + randomStep(random, 1);
+        Set<Integer> firedByHitime = new HashSet<>();
+        Set<Integer> firedByHeap = new HashSet<>();
+        // Handlers re-arm some timers, decided by payload so that both queues do the same.
+        hitime.advance(target, timer -> {
+          firedByHitime.add(timer.payload());
+          if (timer.payload() % 5 == 0) {
+            hitime.reschedule(timer, hitime.now() + timer.payload() % 7 - 2);
+          }
+        });
+        heap.advance(target, timer -> {
+          firedByHeap.add(timer.payload());
+          if (timer.payload() % 5 == 0) {
+            heap.reschedule(timer, heap.now() + timer.payload() % 7 - 2);
+          }
+        });
+        assertThat(firedByHitime).as(what).isEqualTo(firedByHeap);
+      } else {
+        long delay = hitime.nextExpiryDelay();
+        long exact = heap.nextExpiryDelay();
+        assertThat(delay).as(what + ": a lower bound of the exact delay").isLessThanOrEqualTo(exact);
+        assertThat(delay == 0).as(what).isEqualTo(exact == 0);
+        assertThat(delay == Long.MAX_VALUE).as(what).isEqualTo(exact == Long.MAX_VALUE);
+      }
+      assertThat(hitime.size()).as(what).isEqualTo(heap.size());
+      if (hitimeHandles.size() > MAX_HANDLES) {
+        int index = random.nextInt(hitimeHandles.size());
+        hitimeHandles.remove(index);
+        heapHandles.remove(index);
+      }
+    }
+    HiTimeInvariants.check(hitime);
+  }
+
+  /** A deadline in the past, now, just ahead, further ahead, or as far ahead as a long reaches. */
+  private static long randomDeadline(SplittableRandom random, TimerQueue<?> queue, long resolution) {
+    long now = queue.now();
+    int kind = random.nextInt(100);
+    if (kind < 5) {
+      return now - random.nextLong(0, 1L << random.nextInt(1, 63));
+    } else if (kind < 10) {
+      return now;
+    } else if (kind < 12) {
+      return now + Long.MAX_VALUE;
+    } else if (kind < 60) {
+      return now + random.nextLong(1, 8 * resolution + 8);
+    }
+    return now + random.nextLong(1, 1L << random.nextInt(1, 63));
+  }
+
+  /** A step of the clock: backwards, none, within a few ticks, or a jump; keeps it below 2^62. */
+  private static long randomStep(SplittableRandom random, long resolution) {
+    int kind = random.nextInt(100);
+    if (kind < 5) {
+      return -random.nextLong(1, 1_000);
+    } else if (kind < 10) {
+      return 0;
+    } else if (kind < 75) {
+      return random.nextLong(1, 4 * resolution + 2);
+    }
+    return random.nextLong(1, 1L << random.nextInt(1, 36));
+  }
+
+  private static void remember(
+      List<TimerHandle<Integer>> handles, TimerHandle<Integer> handle, SplittableRandom random) {
+    if (handles.size() < MAX_HANDLES) {
+      handles.add(handle);
+    } else {
+      handles.set(random.nextInt(handles.size()), handle);
+    }
+  }
+}
