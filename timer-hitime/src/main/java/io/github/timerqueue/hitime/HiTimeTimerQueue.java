@@ -14,20 +14,20 @@ import java.util.function.Consumer;
  *
  * <h2>Design</h2>
  * Time is counted in <em>ticks</em>: whole resolutions since the start time, as an unsigned {@code
- * long}. The clock's tick is {@code elapsed / resolution} (rounded down) and a timer's tick is its
- * deadline rounded <em>up</em> to a tick, so a timer can never fire early. A timer whose deadline is
- * at or before {@link #now()} goes straight to the <em>expired list</em>; any other timer has a tick
- * above the clock's and waits in bin {@code highestOneBit(tick XOR nowTick)}. The bins are first
- * in, first out lists linked through the timers themselves, and a 64-bit occupancy bitmap says which
- * are non-empty.
+ * long}. The clock's tick is {@code elapsed / resolution} (rounded down) and a timer's tick is
+ * its deadline rounded <em>up</em> to a tick, so a timer can never fire early. A timer whose
+ * deadline is at or before {@link #now()} goes straight to the <em>expired list</em>; any other
+ * timer has a tick above the clock's and waits in bin {@code highestOneBit(tick XOR nowTick)}. The
+ * bins are first in, first out lists linked through the timers themselves, and a 64-bit occupancy
+ * bitmap says which are non-empty.
  *
  * <p>When the clock moves from tick {@code last} to tick {@code now}, let {@code c} be the highest
  * bit in which they differ. Every bin below {@code c} is entirely due and is moved to the expired
  * list whole, without looking at its timers; every bin above {@code c} is unaffected; bin {@code c}
  * alone is re-examined, and each of its timers either fires or moves to a strictly lower bin. (The
  * proof is at {@code moveClockTo}.) The seed design bulk-expires only bin 0 and the bins below
- * {@code highestOneBit(now - last)} and re-examines the bins from there up to {@code c}; every timer
- * in those bins below {@code c} is due, so this implementation expires them in bulk as well.
+ * {@code highestOneBit(now - last)} and re-examines the bins from there up to {@code c}; every
+ * timer in those bins below {@code c} is due, so this implementation expires them in bulk as well.
  *
  * <p>The time until the next timer can fire is the time until the clock's bit of the lowest
  * non-empty bin next flips, found with one {@link Long#numberOfTrailingZeros} of the bitmap.
@@ -146,15 +146,15 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
   /**
    * {@inheritDoc}
    *
-   * <p>The seed's start-within-a-range. If {@code earliest} is at or before {@link #now()} the timer
-   * is simply due: its deadline is {@code earliest} and it fires at the next advance, having never
-   * been in a bin. Otherwise the range is turned into ticks, from {@code earliest} rounded up to
-   * {@code latest} rounded up, and the tick with the most trailing zero bits is chosen: the fewer
-   * low bits a tick has set, the fewer bins the timer passes through on its way down. The handle's
-   * deadline is the start of the chosen tick, or {@code latest} if the chosen tick is the one that
-   * {@code latest} rounds up to. A range reaching more than {@code Long.MAX_VALUE} past the clock
-   * (it wraps) is taken to reach that far ahead, so the timer never fires before {@code earliest}.
-   * {@code O(1)}.
+   * <p>The seed's start-within-a-range. If {@code earliest} is at or before {@link #now()} the
+   * timer is simply due: its deadline is {@code earliest} and it fires at the next advance, having
+   * never been in a bin. Otherwise the range is turned into ticks, from {@code earliest} rounded up
+   * to {@code latest} rounded up, and the tick with the most trailing zero bits is chosen: the
+   * fewer low bits a tick has set, the fewer bins the timer passes through on its way down. The
+   * handle's deadline is the start of the chosen tick, or {@code latest} if the chosen tick is the
+   * one that {@code latest} rounds up to. A range reaching more than {@code Long.MAX_VALUE} past
+   * the clock (it wraps) is taken to reach that far ahead, so the timer never fires before {@code
+   * earliest}. {@code O(1)}.
    */
   @Override
   public TimerHandle<T> scheduleWithin(long earliest, long latest, T payload) {
@@ -265,8 +265,8 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
    *
    * <p>The seed's get-wait, {@code O(1)}: 0 if the expired list holds a timer; otherwise the time
    * until the clock's bit of the lowest non-empty bin next flips, which no timer can precede. Each
-   * step of that length makes the lowest bin the re-examined one, so a timer {@code d} ticks away is
-   * reached in at most {@code 2 + log2(d)} steps.
+   * step of that length makes the lowest bin the re-examined one, so a timer {@code d} ticks away
+   * is reached in at most {@code 2 + log2(d)} steps.
    */
   @Override
   public long nextExpiryDelay() {

@@ -26,8 +26,8 @@ public final class HiTimeTimerQueueProvider implements TimerQueueProvider {
 
   @Override
   public String description() {
-    return "xor-bin hierarchical timeout manager: 64 bins by the highest bit where deadline and now "
-        + "differ; O(1) schedule, cancel, reschedule and nextExpiryDelay; bulk expiry";
+    return "xor-bin hierarchical timeout manager: 64 bins by the highest bit where deadline "
+        + "and now differ; O(1) schedule, cancel, reschedule and nextExpiryDelay; bulk expiry";
   }
 
   @Override

@@ -57,7 +57,8 @@ final class HiTimeInvariants {
       String name = list == queue.expired ? "the expired list" : "the firing list";
       for (HiTimeTimer<?> timer : members(queue, list, name, seen)) {
         count++;
-        that(timer.deadline - queue.now <= 0, timer + " in " + name + " is not due at " + queue.now);
+        that(timer.deadline - queue.now <= 0,
+            timer + " in " + name + " is not due at " + queue.now);
         that(Long.compareUnsigned(timer.tick, queue.nowTick) <= 0,
             timer + " in " + name + " has tick " + timer.tick + " after " + queue.nowTick);
       }

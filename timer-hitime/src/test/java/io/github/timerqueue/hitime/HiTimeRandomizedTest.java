@@ -159,7 +159,8 @@ class HiTimeRandomizedTest {
       } else {
         long delay = hitime.nextExpiryDelay();
         long exact = heap.nextExpiryDelay();
-        assertThat(delay).as(what + ": a lower bound of the exact delay").isLessThanOrEqualTo(exact);
+        assertThat(delay).as(what + ": a lower bound of the exact delay")
+            .isLessThanOrEqualTo(exact);
         assertThat(delay == 0).as(what).isEqualTo(exact == 0);
         assertThat(delay == Long.MAX_VALUE).as(what).isEqualTo(exact == Long.MAX_VALUE);
       }
@@ -174,7 +175,8 @@ class HiTimeRandomizedTest {
   }
 
   /** A deadline in the past, now, just ahead, further ahead, or as far ahead as a long reaches. */
-  private static long randomDeadline(SplittableRandom random, TimerQueue<?> queue, long resolution) {
+  private static long randomDeadline(
+      SplittableRandom random, TimerQueue<?> queue, long resolution) {
     long now = queue.now();
     int kind = random.nextInt(100);
     if (kind < 5) {

@@ -62,6 +62,27 @@ class HiTimeTimerQueueTest {
   }
 
   @Test
+  void theClassDocumentationsWorkedExampleHoldsStepByStep() {
+    HiTimeTimerQueue<String> queue = queue(0, 1);
+    HiTimeTimer<String> timer = timer(queue.schedule(13, "t"));
+    List<Integer> bins = new ArrayList<>();
+    List<Long> waits = new ArrayList<>();
+    while (timer.isPending()) {
+      bins.add(timer.bin);
+      waits.add(queue.nextExpiryDelay());
+      advanceTo(queue, queue.now() + waits.get(waits.size() - 1));
+    }
+    assertThat(bins).containsExactly(3, 2, 0);
+    assertThat(waits).containsExactly(8L, 4L, 1L);
+
+    HiTimeTimerQueue<String> jumping = queue(0, 1);
+    jumping.schedule(13, "13");
+    jumping.schedule(9, "9");
+    assertThat(advanceTo(jumping, 20)).as("bin 3, whole and in its own order")
+        .containsExactly("13", "9");
+  }
+
+  @Test
   void binsAreCountedInTicksOfTheResolutionFromTheStartTime() {
     HiTimeTimerQueue<String> queue = queue(1_000_003, 10);
     // 0x0F ticks of 10 from the start, minus a little: rounded up to tick 0x0F.
