@@ -1,0 +1,68 @@
+package io.github.timerqueue.hitime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.timerqueue.TimerConfig;
+import io.github.timerqueue.TimerHandle;
+import java.lang.management.ManagementFactory;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The hot paths allocate nothing: with handles reused, {@code reschedule}, {@code cancel}, {@code
+ * advance} (including bulk expiry, re-examination and a handler that re-arms its timer) and {@code
+ * nextExpiryDelay} leave this thread's allocation counter where it was. Measured with the JDK's
+ * per-thread allocation counter, which counts bytes, not time.
+ */
+class HiTimeAllocationTest {
+  private static final int TIMERS = 4_096;
+  private static final int ROUNDS = 200;
+
+  @Test
+  void rescheduleCancelAdvanceAndNextExpiryDelayAllocateNothing() {
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    HiTimeTimerQueue<Integer> queue = new HiTimeTimerQueue<>(
+        TimerConfig.builder().startTime(-7).resolution(3).build());
+    @SuppressWarnings("unchecked")
+    TimerHandle<Integer>[] handles = new TimerHandle[TIMERS];
+    for (int i = 0; i < TIMERS; i++) {
+      handles[i] = queue.schedule(queue.now() + i, i);
+    }
+    Consumer<TimerHandle<Integer>> rearm = timer -> {
+      if ((timer.payload() & 3) == 0) {
+        queue.reschedule(timer, queue.now() + timer.payload());
+      }
+    };
+
+    long fewest = Long.MAX_VALUE;
+    for (int attempt = 0; attempt < 5 && fewest > 0; attempt++) {
+      long before = threads.getCurrentThreadAllocatedBytes();
+      churn(queue, handles, rearm);
+      fewest = Math.min(fewest, threads.getCurrentThreadAllocatedBytes() - before);
+    }
+
+    assertThat(queue.size()).isPositive();
+    assertThat(fewest).as("bytes allocated by %d rounds of churn", ROUNDS).isZero();
+  }
+
+  private static void churn(HiTimeTimerQueue<Integer> queue, TimerHandle<Integer>[] handles,
+      Consumer<TimerHandle<Integer>> rearm) {
+    long seed = 0x9E3779B97F4A7C15L;
+    for (int round = 0; round < ROUNDS; round++) {
+      for (int i = 0; i < handles.length; i++) {
+        seed = seed * 6364136223846793005L + 1442695040888963407L;
+        long distance = (seed >>> 1) >>> (seed & 63);
+        if ((seed & 0x700) == 0) {
+          queue.cancel(handles[i]);
+        } else {
+          queue.reschedule(handles[i], queue.now() + distance - 8);
+        }
+      }
+      if (queue.nextExpiryDelay() < 0) {
+        throw new AssertionError("negative delay");
+      }
+      queue.advance(queue.now() + (seed >>> 40), rearm, 1 + (round & 1023));
+    }
+  }
+}
