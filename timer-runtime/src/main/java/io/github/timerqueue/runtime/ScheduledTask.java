@@ -1,0 +1,128 @@
+package io.github.timerqueue.runtime;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Delayed;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RunnableScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A task of a {@link TimerScheduledExecutorService}: the {@link java.util.concurrent.ScheduledFuture}
+ * returned to the caller, and the {@link TimerTask} of its own {@link TimerEntry}. A periodic task
+ * re-arms that same entry after each run, so periods allocate nothing.
+ *
+ * @param <V> the result type
+ */
+final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledFuture<V>, TimerTask {
+  private static final VarHandle RELEASED;
+
+  static {
+    try {
+      RELEASED = MethodHandles.lookup().findVarHandle(ScheduledTask.class, "released", boolean.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private final TimerScheduledExecutorService executor;
+  /** Nanoseconds: 0 runs once, more than 0 at a fixed rate, less than 0 with a fixed delay. */
+  private final long period;
+  final TimerEntry timeout;
+  /** Whether the executor stopped counting this task as outstanding. */
+  @SuppressWarnings("unused") // accessed through RELEASED
+  private volatile boolean released;
+
+  ScheduledTask(TimerScheduledExecutorService executor, Callable<V> callable) {
+    super(callable);
+    this.executor = executor;
+    this.period = 0;
+    this.timeout = executor.timer.newEntry(this);
+  }
+
+  ScheduledTask(
+      TimerScheduledExecutorService executor, Runnable runnable, V result, long period) {
+    super(runnable, result);
+    this.executor = executor;
+    this.period = period;
+    this.timeout = executor.timer.newEntry(this);
+  }
+
+  /** The timer fired: run as the executor's state allows. */
+  @Override
+  public void run(Timeout expired) {
+    run();
+  }
+
+  /**
+   * Runs the task now: once, or for a periodic task one period, after which it is re-armed. Also
+   * what a caller runs who took the task from {@link TimerScheduledExecutorService#shutdownNow()}.
+   */
+  @Override
+  public void run() {
+    if (!executor.canRun(this)) {
+      cancel(false);
+    } else if (period == 0) {
+      super.run();
+    } else if (super.runAndReset()) {
+      long next = period > 0 ? timeout.deadline() + period : executor.timer.ticker.read() - period;
+      executor.rearm(this, next);
+    }
+  }
+
+  /**
+   * Cancels the task and, if it was waiting for its time, removes its timer at once rather than
+   * at its deadline.
+   */
+  @Override
+  public boolean cancel(boolean mayInterruptIfRunning) {
+    boolean cancelled = super.cancel(mayInterruptIfRunning);
+    if (cancelled) {
+      timeout.cancel();
+    }
+    return cancelled;
+  }
+
+  /** Completes the task with {@code failure}, for a periodic task that could not be re-armed. */
+  void fail(Throwable failure) {
+    setException(failure);
+  }
+
+  @Override
+  protected void done() {
+    executor.taskDone(this);
+  }
+
+  /** Returns {@code true} the first time it is called: the task leaves the outstanding count. */
+  boolean release() {
+    return RELEASED.compareAndSet(this, false, true);
+  }
+
+  @Override
+  public boolean isPeriodic() {
+    return period != 0;
+  }
+
+  /** The deadline of the next run, in ticker nanoseconds. */
+  long deadline() {
+    return timeout.deadline();
+  }
+
+  @Override
+  public long getDelay(TimeUnit unit) {
+    return unit.convert(timeout.deadline() - executor.timer.ticker.read(), TimeUnit.NANOSECONDS);
+  }
+
+  /** Orders by deadline; equal deadlines compare equal. */
+  @Override
+  public int compareTo(Delayed other) {
+    if (other == this) {
+      return 0;
+    }
+    long difference = other instanceof ScheduledTask
+        ? timeout.deadline() - ((ScheduledTask<?>) other).timeout.deadline()
+        : getDelay(TimeUnit.NANOSECONDS) - other.getDelay(TimeUnit.NANOSECONDS);
+    return Long.signum(difference);
+  }
+}

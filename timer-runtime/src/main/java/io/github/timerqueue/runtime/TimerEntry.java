@@ -1,0 +1,287 @@
+package io.github.timerqueue.runtime;
+
+import io.github.timerqueue.TimerHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Objects;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A {@link Timeout}: the handle given to the user, the request node sent to the timer thread, and
+ * the payload of the timer in the loop's {@link io.github.timerqueue.TimerQueue}, all one object.
+ *
+ * <p>Its state is one {@code long}, the <em>stamp</em>: the state (pending, expired, cancelled) in
+ * the low bits, a {@link #LOCKED} bit that serializes the threads changing the timeout, a {@link
+ * #QUEUED} bit that says the entry is in the request queue, and above them a version that every
+ * arming increments. Users change the timeout under the lock and then make sure it is queued;
+ * however often they change it before the timer thread looks, it is queued once, and the timer
+ * thread applies only its latest state. The timer thread never takes the lock: it fires a timer by
+ * a compare-and-set from exactly the stamp it armed, so a concurrent cancel or re-arm either
+ * happens before the fire (and the fire fails) or after it.
+ */
+final class TimerEntry extends Request implements Timeout, Runnable {
+  static final long PENDING = 0;
+  static final long EXPIRED = 1;
+  static final long CANCELLED = 2;
+  static final long STATE_MASK = 3;
+  /** Set while a user thread is changing the timeout. */
+  static final long LOCKED = 4;
+  /** Set while the entry is in the request queue, or about to be put there. */
+  static final long QUEUED = 8;
+  static final long VERSION_UNIT = 16;
+  /** The version and state: what an arming is identified by. */
+  static final long ARMING_MASK = ~(LOCKED | QUEUED);
+
+  private static final VarHandle STAMP;
+  private static final VarHandle DEADLINE;
+
+  static {
+    try {
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      STAMP = lookup.findVarHandle(TimerEntry.class, "stamp", long.class);
+      DEADLINE = lookup.findVarHandle(TimerEntry.class, "deadline", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  final TimerService service;
+  final TimerTask task;
+
+  /** Version 0 and cancelled: never armed. */
+  @SuppressWarnings("unused") // accessed through STAMP
+  private volatile long stamp = CANCELLED;
+  /**
+   * The latest deadline, in ticker nanoseconds; written under the lock before the new stamp is
+   * published, and read by the timer thread between two reads of the stamp.
+   */
+  @SuppressWarnings("unused") // accessed through DEADLINE
+  private long deadline;
+
+  /** The timer in the loop's queue, created when the entry is first armed there; timer thread only. */
+  TimerHandle<TimerEntry> slot;
+  /** The arming (version and pending state) that {@link #slot} holds; timer thread only. */
+  long armedStamp = -1;
+
+  TimerEntry(TimerService service, TimerTask task) {
+    this.service = service;
+    this.task = task;
+  }
+
+  @Override
+  public TimerTask task() {
+    return task;
+  }
+
+  @Override
+  public boolean cancel() {
+    if (state((long) STAMP.getVolatile(this)) != PENDING) {
+      return false;
+    }
+    long before = lock();
+    if (state(before) != PENDING) {
+      unlockUnchanged(before);
+      return false;
+    }
+    publish((before & ~STATE_MASK & ARMING_MASK) | CANCELLED);
+    service.cancelled(this);
+    return true;
+  }
+
+  @Override
+  public boolean reschedule(long delay, TimeUnit unit) {
+    Objects.requireNonNull(unit, "unit");
+    return rearmAt(service.deadlineAfter(delay, unit));
+  }
+
+  @Override
+  public boolean isPending() {
+    return state((long) STAMP.getVolatile(this)) == PENDING;
+  }
+
+  @Override
+  public boolean isExpired() {
+    return state((long) STAMP.getVolatile(this)) == EXPIRED;
+  }
+
+  @Override
+  public boolean isCancelled() {
+    return state((long) STAMP.getVolatile(this)) == CANCELLED;
+  }
+
+  /** Runs the task; the service hands the entry to its task executor as a {@link Runnable}. */
+  @Override
+  public void run() {
+    service.runTask(this);
+  }
+
+  @Override
+  public String toString() {
+    long current = (long) STAMP.getVolatile(this);
+    String state = state(current) == PENDING ? "pending"
+        : state(current) == EXPIRED ? "expired" : "cancelled";
+    return "Timeout{" + state + ", deadline=" + deadline() + ", task=" + task + "}";
+  }
+
+  /** The latest deadline this timeout was armed with, in ticker nanoseconds. */
+  long deadline() {
+    return (long) DEADLINE.getAcquire(this);
+  }
+
+  /** Whether this entry was never armed. */
+  boolean neverArmed() {
+    return ((long) STAMP.getVolatile(this) & ~(VERSION_UNIT - 1)) == 0;
+  }
+
+  /** Arms an entry that no other thread can see yet; the caller then returns it. */
+  void armFirst(long deadline) {
+    service.admit(false);
+    DEADLINE.set(this, deadline);
+    long arming = VERSION_UNIT | PENDING;
+    STAMP.setVolatile(this, arming | QUEUED);
+    service.loop.offer(this);
+    service.armed(this, arming, deadline, false);
+  }
+
+  /** Arms this entry at {@code deadline}; returns whether it was pending before. */
+  boolean rearmAt(long deadline) {
+    long before = lock();
+    boolean wasPending = state(before) == PENDING;
+    try {
+      service.admit(wasPending);
+    } catch (RejectedExecutionException e) {
+      unlockUnchanged(before);
+      throw e;
+    }
+    DEADLINE.setOpaque(this, deadline);
+    long arming = ((before & ARMING_MASK & ~STATE_MASK) + VERSION_UNIT) | PENDING;
+    publish(arming);
+    service.armed(this, arming, deadline, wasPending);
+    return wasPending;
+  }
+
+  /**
+   * Takes a pending timeout out of service for good, for {@link TimerService#stop()}; returns
+   * whether it was pending. The entry is not queued again.
+   */
+  boolean takeUnrun() {
+    long before = lock();
+    if (state(before) != PENDING) {
+      unlockTo(before & ARMING_MASK);
+      return false;
+    }
+    unlockTo((before & ARMING_MASK & ~STATE_MASK) | CANCELLED);
+    return true;
+  }
+
+  /**
+   * Withdraws {@code arming} if it is still this entry's pending arming: used when the service
+   * stopped while it was being armed. Returns whether it was withdrawn.
+   */
+  boolean revoke(long arming) {
+    long before = lock();
+    if ((before & ARMING_MASK) != arming) {
+      unlockUnchanged(before);
+      return false;
+    }
+    unlockTo((before & ARMING_MASK & ~STATE_MASK) | CANCELLED);
+    return true;
+  }
+
+  // ---- timer thread ----
+
+  @Override
+  void process(TimerLoop loop) {
+    loop.apply(this);
+  }
+
+  /**
+   * Clears the queued bit and returns the stamp as it was; the timer thread calls this when it
+   * takes the entry from the request queue, before it looks at the state, so that any later change
+   * queues the entry again.
+   */
+  long dequeued() {
+    return (long) STAMP.getAndBitwiseAnd(this, ~QUEUED);
+  }
+
+  /** Re-reads the stamp; the timer thread uses it to check that a deadline it read is current. */
+  long stamp() {
+    return (long) STAMP.getVolatile(this);
+  }
+
+  /**
+   * Marks the entry expired if it is still armed as {@link #armedStamp} and nobody is changing it;
+   * returns whether it did, in which case the caller runs the task.
+   */
+  boolean tryExpire() {
+    while (true) {
+      long current = (long) STAMP.getVolatile(this);
+      if ((current & ~QUEUED) != armedStamp) {
+        return false;
+      }
+      if (STAMP.compareAndSet(this, current, (current & ~STATE_MASK) | EXPIRED)) {
+        return true;
+      }
+    }
+  }
+
+  static long state(long stamp) {
+    return stamp & STATE_MASK;
+  }
+
+  // ---- the per-entry lock, held only for a few stores ----
+
+  private long lock() {
+    for (int spins = 0; ; spins++) {
+      long current = (long) STAMP.getVolatile(this);
+      if ((current & LOCKED) == 0) {
+        if (STAMP.compareAndSet(this, current, current | LOCKED)) {
+          return current;
+        }
+      } else if (spins < 100) {
+        Thread.onSpinWait();
+      } else {
+        Thread.yield(); // the holder may have been descheduled
+      }
+    }
+  }
+
+  /**
+   * Unlocks with a new arming or state and makes sure the timer thread will look at it. Only the
+   * lock holder sets bits other than {@link #QUEUED}, and the timer thread only clears that one, so
+   * an exchange is enough: if the old value was still queued, the timer thread has yet to take the
+   * entry and will see the new state when it does.
+   */
+  private void publish(long next) {
+    long previous = (long) STAMP.getAndSet(this, next | QUEUED);
+    if ((previous & QUEUED) == 0) {
+      service.loop.offer(this);
+    }
+  }
+
+  /**
+   * Unlocks without a change. A pending entry is queued again, because the timer thread may have
+   * tried to fire it while it was locked; for the others the queued bit is kept as it is.
+   */
+  private void unlockUnchanged(long before) {
+    if (state(before) == PENDING) {
+      publish(before & ARMING_MASK);
+    } else {
+      unlockTo(before & ARMING_MASK);
+    }
+  }
+
+  /**
+   * Unlocks with {@code next} without queueing the entry, keeping the queued bit as it is now: an
+   * entry that is in the request queue must stay marked, or it could be queued twice.
+   */
+  private void unlockTo(long next) {
+    while (true) {
+      long current = (long) STAMP.getVolatile(this);
+      if (STAMP.compareAndSet(this, current, next | (current & QUEUED))) {
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,391 @@
+package io.github.timerqueue.runtime;
+
+import com.google.common.base.Ticker;
+import io.github.timerqueue.TimerHandle;
+import io.github.timerqueue.TimerQueue;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * The timer thread's side of a {@link TimerService}: it alone touches the {@link TimerQueue}. Each
+ * turn it applies the requests other threads queued, advances the queue to the ticker's time,
+ * hands out the timers that are due, and works out how long it may sleep.
+ *
+ * <h2>Sleeping and waking</h2>
+ * The thread sleeps ({@link LockSupport#parkNanos}) until the time {@link
+ * TimerQueue#nextExpiryDelay()} gives, or indefinitely when the queue is empty. Before it sleeps
+ * it publishes that time ({@code wakeAt}) and a {@code sleeping} flag, then looks at the request
+ * queue once more. A producer queues its request, then reads the flag: if the thread is asleep and
+ * the new deadline (rounded up to the resolution) is before {@code wakeAt}, it lowers {@code
+ * wakeAt} by compare-and-set and unparks the thread; only the producer whose compare-and-set
+ * succeeds unparks it. Both sides write before they read, with volatile accesses, so either the
+ * thread sees the request or the producer sees the flag: no wake-up is lost, and a request that
+ * does not make an earlier deadline never wakes the thread.
+ *
+ * <h2>Cancellations</h2>
+ * A cancellation makes no deadline earlier, but its entry stays referenced by the request queue
+ * until the thread looks, so a stream of short-lived timeouts would pile up while the thread
+ * sleeps. The first cancellation after a quiet period therefore wakes the thread at once; for
+ * {@value #SWEEP_INTERVAL_MILLIS} milliseconds after that, cancellations do not wake it, and at the
+ * end of that interval it wakes once to take them. A service that cancels steadily wakes at most
+ * twice per interval for it; an idle one never.
+ */
+final class TimerLoop {
+  static final long SWEEP_INTERVAL_MILLIS = 10;
+  private static final long SWEEP_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(SWEEP_INTERVAL_MILLIS);
+  /** Most requests applied per turn, so that a flood of requests cannot hold back expiries. */
+  private static final int REQUEST_BATCH = 1 << 16;
+  /** Most timers fired per turn, so that requests (cancellations) are applied in between. */
+  private static final int FIRE_BATCH = 1 << 12;
+
+  private static final VarHandle WAKE_AT;
+
+  static {
+    try {
+      WAKE_AT = MethodHandles.lookup().findVarHandle(TimerLoop.class, "wakeAt", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private final TimerService service;
+  private final Ticker ticker;
+  private final TimerQueue<TimerEntry> queue;
+  private final long startTime;
+  private final long resolution;
+  private final Executor taskExecutor;
+  private final RequestQueue requests = new RequestQueue();
+  private final Consumer<TimerHandle<TimerEntry>> fire = this::fire;
+  /**
+   * The timer thread, or {@code null} when a test drives the loop with {@link #turn()}; set once,
+   * before the thread starts, and volatile so that producers see it however the service was shared.
+   */
+  private volatile Thread thread;
+
+  // Shared with producers.
+  private volatile boolean sleeping;
+  /** The time the thread will wake up by, while {@link #sleeping}; lowered by producers. */
+  @SuppressWarnings("unused") // accessed through WAKE_AT
+  private volatile long wakeAt;
+  private volatile boolean sweepRequested;
+  private final AtomicLong wakeSignals = new AtomicLong();
+  private volatile long wakeups;
+
+  // Timer thread only.
+  private boolean coolingDown;
+  private long cooldownEnd;
+  private boolean swept;
+  private List<Timeout> unrun = List.of();
+
+  TimerLoop(
+      TimerService service, Ticker ticker, TimerQueue<TimerEntry> queue, long resolution,
+      Executor taskExecutor) {
+    this.service = service;
+    this.ticker = ticker;
+    this.queue = queue;
+    this.startTime = queue.now();
+    this.resolution = resolution;
+    this.taskExecutor = taskExecutor;
+  }
+
+  void bind(Thread thread) {
+    this.thread = thread;
+  }
+
+  Thread thread() {
+    return thread;
+  }
+
+  boolean onLoopThread() {
+    return thread == null || Thread.currentThread() == thread;
+  }
+
+  // ---- producers ----
+
+  void offer(Request request) {
+    requests.offer(request);
+  }
+
+  /**
+   * Wakes the thread if it sleeps past the time by which a timer at {@code deadline} must fire:
+   * the deadline rounded up to the resolution, as the queue's bounded lateness allows.
+   */
+  void wakeIfBefore(long deadline) {
+    if (!sleeping) {
+      return; // awake: it looks at the request queue before it sleeps again
+    }
+    long due = roundUp(deadline);
+    long current;
+    while (due - (current = (long) WAKE_AT.getVolatile(this)) < 0) {
+      if (WAKE_AT.compareAndSet(this, current, due)) {
+        signal();
+        return;
+      }
+    }
+  }
+
+  /** Asks for the cancelled entries in the request queue to be taken soon; see the class doc. */
+  void requestSweep() {
+    if (!sweepRequested) {
+      sweepRequested = true;
+      if (sleeping) {
+        signal();
+      }
+    }
+  }
+
+  /** Wakes the thread now if it sleeps, for a control request. */
+  void wakeNow() {
+    if (sleeping) {
+      signal();
+    }
+  }
+
+  private void signal() {
+    wakeSignals.incrementAndGet();
+    LockSupport.unpark(thread);
+  }
+
+  private long roundUp(long deadline) {
+    if (resolution == 1) {
+      return deadline;
+    }
+    long pastBoundary = Long.remainderUnsigned(deadline - startTime, resolution);
+    return pastBoundary == 0 ? deadline : deadline + (resolution - pastBoundary);
+  }
+
+  /** How many times a producer unparked the thread; for tests. */
+  long wakeSignals() {
+    return wakeSignals.get();
+  }
+
+  long wakeups() {
+    return wakeups;
+  }
+
+  // ---- the timer thread ----
+
+  /** The timer thread's body. */
+  void run() {
+    try {
+      while (!service.stopping) {
+        long sleep = turn();
+        // A task, or shutdownNow, may have interrupted this thread; that must not end its sleeps.
+        Thread.interrupted();
+        if (sleep == 0) {
+          continue;
+        }
+        if (sleep == Long.MAX_VALUE) {
+          LockSupport.park(this);
+        } else {
+          LockSupport.parkNanos(this, sleep);
+        }
+        wakeups++;
+      }
+    } catch (Throwable failure) {
+      // A bug or an exhausted heap in the loop itself, never a task's exception: stop the service
+      // so that nothing more is accepted that could never run, and tell the handler.
+      service.failed(failure);
+    } finally {
+      sleeping = false;
+      if (!swept) {
+        unrun = sweep();
+      }
+    }
+  }
+
+  /**
+   * Runs one turn: applies queued requests, fires what is due at the ticker's time, and publishes
+   * how long the thread will sleep.
+   *
+   * @return nanoseconds to sleep, {@link Long#MAX_VALUE} to sleep until woken, or 0 to turn again
+   */
+  long turn() {
+    sleeping = false;
+    processRequests();
+    long now = ticker.read();
+    if (sweepRequested) {
+      if (!coolingDown) {
+        coolingDown = true;
+        cooldownEnd = now + SWEEP_INTERVAL_NANOS;
+      } else if (now - cooldownEnd >= 0) {
+        coolingDown = false;
+        // Producers that saw the flag set did not wake us; the emptiness check before sleeping
+        // finds their requests.
+        sweepRequested = false;
+      }
+    }
+    queue.advance(now, fire, FIRE_BATCH);
+    return prepareToSleep();
+  }
+
+  private void processRequests() {
+    for (int i = 0; i < REQUEST_BATCH; i++) {
+      Request request = requests.poll();
+      if (request == null) {
+        return;
+      }
+      request.process(this);
+    }
+  }
+
+  /** Brings the queue in line with the entry's latest state. */
+  void apply(TimerEntry entry) {
+    long stamp = entry.dequeued() & ~TimerEntry.QUEUED;
+    if ((stamp & TimerEntry.LOCKED) != 0) {
+      return; // the holder queues the entry again when it unlocks, as we just cleared the bit
+    }
+    TimerHandle<TimerEntry> slot = entry.slot;
+    if (TimerEntry.state(stamp) != TimerEntry.PENDING) {
+      if (slot != null && slot.isPending()) {
+        queue.cancel(slot);
+      }
+      return;
+    }
+    if (stamp == entry.armedStamp && slot != null && slot.isPending()) {
+      return; // already armed as it is
+    }
+    long deadline = entry.deadline();
+    if ((entry.stamp() & ~TimerEntry.QUEUED) != stamp) {
+      return; // changed since we read the stamp, so the deadline may be newer; it is queued again
+    }
+    if (slot == null) {
+      entry.slot = queue.schedule(deadline, entry);
+    } else {
+      queue.reschedule(slot, deadline);
+    }
+    entry.armedStamp = stamp;
+  }
+
+  private void fire(TimerHandle<TimerEntry> slot) {
+    TimerEntry entry = slot.payload();
+    if (!entry.tryExpire()) {
+      return; // cancelled or re-armed meanwhile; its request is queued
+    }
+    service.fired();
+    if (taskExecutor == null) {
+      service.runTask(entry);
+      if (thread != null) {
+        Thread.interrupted(); // an interrupt meant for this task must not reach the next one
+      }
+    } else {
+      try {
+        taskExecutor.execute(entry);
+      } catch (Throwable rejected) {
+        service.report(rejected);
+      }
+    }
+  }
+
+  private long prepareToSleep() {
+    long delay = queue.nextExpiryDelay();
+    if (delay == 0) {
+      return 0;
+    }
+    boolean bounded = delay != Long.MAX_VALUE;
+    long wake = queue.now() + delay;
+    if (coolingDown && (!bounded || cooldownEnd - wake < 0)) {
+      wake = cooldownEnd;
+      bounded = true;
+    }
+    long now = ticker.read();
+    long sleep;
+    if (bounded) {
+      sleep = wake - now;
+      if (sleep <= 0) {
+        return 0;
+      }
+    } else {
+      wake = now + Long.MAX_VALUE;
+      sleep = Long.MAX_VALUE;
+    }
+    WAKE_AT.setVolatile(this, wake);
+    sleeping = true;
+    if (!requests.isEmpty() || service.stopping) {
+      sleeping = false;
+      return 0;
+    }
+    return sleep;
+  }
+
+  /**
+   * Hands every pending task to {@code visitor}, on the timer thread, after the requests queued
+   * before this call are applied. From the timer thread (or in a test, which drives the loop
+   * itself) it runs at once; from other threads it is queued and this method returns at once.
+   */
+  void visitPending(Consumer<? super TimerTask> visitor) {
+    Runnable visit = () -> {
+      if (service.stopping) {
+        return;
+      }
+      List<TimerEntry> pending = new ArrayList<>();
+      queue.forEach(slot -> {
+        if (slot.payload().isPending()) {
+          pending.add(slot.payload());
+        }
+      });
+      for (TimerEntry entry : pending) {
+        visitor.accept(entry.task);
+      }
+    };
+    if (service.stopping) {
+      return;
+    }
+    if (onLoopThread()) {
+      processRequests();
+      visit.run();
+    } else {
+      offer(new ControlRequest(visit));
+      wakeNow();
+    }
+  }
+
+  /**
+   * Takes every pending timeout out of service and returns them; called once, on the loop thread,
+   * after {@link TimerService#stopping} is set. Entries armed concurrently are either found here
+   * (their request was queued before the flag was set) or withdrawn by their producer, which reads
+   * the flag after queueing: never both, because both take the entry's lock.
+   */
+  List<Timeout> sweep() {
+    swept = true;
+    List<TimerEntry> candidates = new ArrayList<>();
+    queue.forEach(slot -> candidates.add(slot.payload()));
+    while (true) {
+      Request request = requests.poll();
+      if (request instanceof TimerEntry) {
+        candidates.add((TimerEntry) request);
+      } else if (request == null) {
+        if (requests.isEmpty()) {
+          break;
+        }
+        Thread.onSpinWait(); // a producer is linking its request
+      }
+    }
+    List<Timeout> taken = new ArrayList<>();
+    for (TimerEntry entry : candidates) {
+      if (entry.takeUnrun()) {
+        service.unrun();
+        taken.add(entry);
+      }
+    }
+    unrun = taken;
+    return taken;
+  }
+
+  /** What the sweep took, once the thread has ended. */
+  List<Timeout> unrun() {
+    return unrun;
+  }
+
+  /** How many timers the queue holds, cancelled ones not yet removed included; for tests. */
+  int queuedTimers() {
+    return queue.size();
+  }
+}

@@ -1,0 +1,373 @@
+package io.github.timerqueue.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.RunnableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A {@link ScheduledExecutorService} on a {@link TimerService}, whose timer data structure is any
+ * registered strategy. It keeps the contract of {@link ScheduledThreadPoolExecutor} with one
+ * thread, or with the timer service's task executor:
+ *
+ * <pre>{@code
+ * ScheduledExecutorService scheduler = TimerService.builder()
+ *     .strategy("hitime")
+ *     .buildScheduledExecutorService();
+ * ScheduledFuture<?> heartbeat =
+ *     scheduler.scheduleAtFixedRate(this::sendHeartbeat, 0, 5, TimeUnit.SECONDS);
+ * }</pre>
+ *
+ * <ul>
+ *   <li>A task never runs before its delay has passed. Tasks due at the same time run in an order
+ *       the strategy decides, not necessarily first in, first out.
+ *   <li>{@code scheduleAtFixedRate} runs at {@code initialDelay + n * period}; a run that takes
+ *       longer than the period delays the next, and runs never overlap. {@code
+ *       scheduleWithFixedDelay} waits {@code delay} from the end of one run to the start of the
+ *       next. A periodic task re-arms its own timer after each run: no allocation per period. If a
+ *       run throws, the task stops and its future completes with that exception.
+ *   <li>{@link ScheduledFuture#cancel cancel} removes the timer right away (as {@link
+ *       ScheduledThreadPoolExecutor#setRemoveOnCancelPolicy} does), so cancelled tasks do not
+ *       occupy memory until their deadlines.
+ *   <li>After {@link #shutdown()}, by default, delayed tasks still run at their time and periodic
+ *       tasks stop; {@link #setExecuteExistingDelayedTasksAfterShutdownPolicy} and {@link
+ *       #setContinueExistingPeriodicTasksAfterShutdownPolicy} change that, as in {@link
+ *       ScheduledThreadPoolExecutor}. The service terminates when no task is left; the timer
+ *       service stops then.
+ *   <li>{@link #shutdownNow()} interrupts a task running on the timer thread and returns the tasks
+ *       that had not started. Because the timer thread owns the queue of timers, it collects them
+ *       when its running task returns: with tasks on the timer thread, {@code shutdownNow} waits for
+ *       that task (after interrupting it). With a task executor, the timer thread never runs tasks
+ *       and nothing is waited for, but tasks running on that executor are not interrupted.
+ * </ul>
+ *
+ * <p>Tasks that throw complete their futures exceptionally, as with any {@code ExecutorService};
+ * they do not reach the timer service's uncaught-exception handler.
+ */
+public final class TimerScheduledExecutorService extends AbstractExecutorService
+    implements ScheduledExecutorService {
+  private static final int RUNNING = 0;
+  private static final int SHUTDOWN = 1;
+  private static final int STOP = 2;
+  private static final int TERMINATED = 3;
+
+  final TimerService timer;
+  private final AtomicInteger state = new AtomicInteger(RUNNING);
+  /** Tasks scheduled and not yet done, cancelled, or handed back by shutdownNow. */
+  private final AtomicLong outstanding = new AtomicLong();
+  private final CountDownLatch terminated = new CountDownLatch(1);
+  private final Object lifecycle = new Object();
+  /** The ticker's time when shutdown began: delayed tasks due by then may run after it. */
+  private volatile long shutdownTime;
+  private volatile boolean continueExistingPeriodicTasksAfterShutdown;
+  private volatile boolean executeExistingDelayedTasksAfterShutdown = true;
+
+  TimerScheduledExecutorService(TimerService timer) {
+    this.timer = timer;
+  }
+
+  @Override
+  public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
+    Objects.requireNonNull(command, "command");
+    Objects.requireNonNull(unit, "unit");
+    return delayedExecute(new ScheduledTask<Void>(this, command, null, 0), delay, unit);
+  }
+
+  @Override
+  public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
+    Objects.requireNonNull(callable, "callable");
+    Objects.requireNonNull(unit, "unit");
+    return delayedExecute(new ScheduledTask<>(this, callable), delay, unit);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalArgumentException if {@code period} is zero or negative
+   */
+  @Override
+  public ScheduledFuture<?> scheduleAtFixedRate(
+      Runnable command, long initialDelay, long period, TimeUnit unit) {
+    Objects.requireNonNull(command, "command");
+    Objects.requireNonNull(unit, "unit");
+    if (period <= 0) {
+      throw new IllegalArgumentException("period must be positive, but was " + period);
+    }
+    return delayedExecute(
+        new ScheduledTask<Void>(this, command, null, periodNanos(period, unit)), initialDelay, unit);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalArgumentException if {@code delay} is zero or negative
+   */
+  @Override
+  public ScheduledFuture<?> scheduleWithFixedDelay(
+      Runnable command, long initialDelay, long delay, TimeUnit unit) {
+    Objects.requireNonNull(command, "command");
+    Objects.requireNonNull(unit, "unit");
+    if (delay <= 0) {
+      throw new IllegalArgumentException("delay must be positive, but was " + delay);
+    }
+    return delayedExecute(
+        new ScheduledTask<Void>(this, command, null, -periodNanos(delay, unit)), initialDelay, unit);
+  }
+
+  /**
+   * Runs {@code command} as soon as possible, as {@code schedule(command, 0, NANOSECONDS)} does;
+   * an exception it throws is kept in a future nobody sees, as with {@link
+   * ScheduledThreadPoolExecutor#execute}.
+   */
+  @Override
+  public void execute(Runnable command) {
+    Objects.requireNonNull(command, "command");
+    if (command instanceof ScheduledTask && ((ScheduledTask<?>) command).timeout.neverArmed()
+        && ((ScheduledTask<?>) command).timeout.service == timer) {
+      // Made by newTaskFor for submit, invokeAll or invokeAny: arm it rather than wrap it.
+      delayedExecute((ScheduledTask<?>) command, 0, TimeUnit.NANOSECONDS);
+    } else {
+      schedule(command, 0, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  @Override
+  protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
+    return new ScheduledTask<>(this, runnable, value, 0);
+  }
+
+  @Override
+  protected <T> RunnableFuture<T> newTaskFor(Callable<T> callable) {
+    return new ScheduledTask<>(this, callable);
+  }
+
+  /**
+   * Starts an orderly shutdown: no new task is accepted; periodic tasks are cancelled and delayed
+   * ones still run at their time, unless the policies say otherwise. Does not wait for anything;
+   * the cancellations are carried out by the timer thread just after this call, and a task that is
+   * not allowed to run any more is cancelled instead of run in any case.
+   */
+  @Override
+  public void shutdown() {
+    moveTo(SHUTDOWN);
+    applyShutdownPolicies();
+    tryTerminate();
+  }
+
+  /**
+   * Stops at once: no new task is accepted, no waiting task starts, the task running on the timer
+   * thread is interrupted, and the tasks that had not started are returned (they are not
+   * cancelled; each is the {@link ScheduledFuture} that {@code schedule} returned, and can be
+   * run). See the class documentation for what this waits for.
+   *
+   * @return the tasks that had not started, in no particular order
+   */
+  @Override
+  public List<Runnable> shutdownNow() {
+    moveTo(STOP);
+    timer.interruptTimerThread();
+    List<Timeout> unrun = timer.stop();
+    List<Runnable> tasks = new ArrayList<>(unrun.size());
+    for (Timeout timeout : unrun) {
+      ScheduledTask<?> task = (ScheduledTask<?>) timeout.task();
+      tasks.add(task);
+      taskDone(task);
+    }
+    tryTerminate();
+    return tasks;
+  }
+
+  @Override
+  public boolean isShutdown() {
+    return state.get() != RUNNING;
+  }
+
+  @Override
+  public boolean isTerminated() {
+    return state.get() == TERMINATED;
+  }
+
+  @Override
+  public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+    return terminated.await(timeout, unit);
+  }
+
+  /**
+   * Sets whether periodic tasks keep running after {@link #shutdown()} (default {@code false}).
+   * Setting it to {@code false} after shutdown cancels them.
+   *
+   * @param value {@code true} to keep running them
+   */
+  public void setContinueExistingPeriodicTasksAfterShutdownPolicy(boolean value) {
+    continueExistingPeriodicTasksAfterShutdown = value;
+    if (!value && isShutdown()) {
+      applyShutdownPolicies();
+    }
+  }
+
+  /**
+   * Returns whether periodic tasks keep running after {@link #shutdown()}.
+   *
+   * @return {@code true} if they keep running
+   */
+  public boolean getContinueExistingPeriodicTasksAfterShutdownPolicy() {
+    return continueExistingPeriodicTasksAfterShutdown;
+  }
+
+  /**
+   * Sets whether delayed tasks still run after {@link #shutdown()} (default {@code true}).
+   * Setting it to {@code false} after shutdown cancels those not yet due when shutdown began.
+   *
+   * @param value {@code true} to run them
+   */
+  public void setExecuteExistingDelayedTasksAfterShutdownPolicy(boolean value) {
+    executeExistingDelayedTasksAfterShutdown = value;
+    if (!value && isShutdown()) {
+      applyShutdownPolicies();
+    }
+  }
+
+  /**
+   * Returns whether delayed tasks still run after {@link #shutdown()}.
+   *
+   * @return {@code true} if they run
+   */
+  public boolean getExecuteExistingDelayedTasksAfterShutdownPolicy() {
+    return executeExistingDelayedTasksAfterShutdown;
+  }
+
+  /**
+   * Returns the statistics of the underlying timer service.
+   *
+   * @return the current statistics
+   */
+  public TimerStats stats() {
+    return timer.stats();
+  }
+
+  /**
+   * Returns the name of the timer strategy.
+   *
+   * @return the strategy name
+   */
+  public String strategy() {
+    return timer.strategy();
+  }
+
+  @Override
+  public String toString() {
+    String[] names = {"running", "shutdown", "stop", "terminated"};
+    return "TimerScheduledExecutorService{" + names[state.get()] + ", outstanding="
+        + outstanding.get() + ", " + timer + "}";
+  }
+
+  // ---- package-private: for the tasks and the tests ----
+
+  /** Whether {@code task} may run (or be re-armed) in the current state; as in ScheduledThreadPoolExecutor. */
+  boolean canRun(ScheduledTask<?> task) {
+    int current = state.get();
+    if (current == RUNNING) {
+      return true;
+    }
+    if (current != SHUTDOWN) {
+      return false;
+    }
+    return task.isPeriodic()
+        ? continueExistingPeriodicTasksAfterShutdown
+        : executeExistingDelayedTasksAfterShutdown || task.deadline() - shutdownTime <= 0;
+  }
+
+  void rearm(ScheduledTask<?> task, long deadline) {
+    if (!canRun(task)) {
+      task.cancel(false);
+      return;
+    }
+    try {
+      task.timeout.rearmAt(deadline);
+    } catch (RejectedExecutionException e) {
+      if (timer.isStopped()) {
+        task.cancel(false);
+      } else {
+        task.fail(e); // the timer service's limit on pending timeouts
+      }
+      return;
+    }
+    if (!canRun(task)) {
+      task.cancel(false); // shut down while we re-armed; cancelling removes the timer again
+    }
+  }
+
+  void taskDone(ScheduledTask<?> task) {
+    if (task.release() && outstanding.decrementAndGet() == 0) {
+      tryTerminate();
+    }
+  }
+
+  private <T extends ScheduledTask<?>> T delayedExecute(T task, long delay, TimeUnit unit) {
+    outstanding.incrementAndGet();
+    if (isShutdown()) {
+      task.release();
+      outstanding.decrementAndGet();
+      tryTerminate();
+      throw new RejectedExecutionException("executor is shut down");
+    }
+    try {
+      task.timeout.armFirst(timer.deadlineAfter(delay, unit));
+    } catch (RejectedExecutionException e) {
+      task.cancel(false);
+      throw e;
+    }
+    if (!canRun(task)) {
+      task.cancel(false); // shut down while we armed it
+    }
+    return task;
+  }
+
+  private long periodNanos(long period, TimeUnit unit) {
+    return Math.min(unit.toNanos(period), TimerService.MAX_DELAY_NANOS);
+  }
+
+  private void applyShutdownPolicies() {
+    timer.loop.visitPending(task -> {
+      if (task instanceof ScheduledTask && !canRun((ScheduledTask<?>) task)) {
+        ((ScheduledTask<?>) task).cancel(false);
+      }
+    });
+  }
+
+  /** Moves the state forward to {@code target} unless it is there or beyond already. */
+  private void moveTo(int target) {
+    synchronized (lifecycle) {
+      int current = state.get();
+      if (current == RUNNING) {
+        shutdownTime = timer.ticker.read(); // before the state, which publishes it
+      }
+      while (current < target && !state.compareAndSet(current, target)) {
+        current = state.get(); // tryTerminate, which does not lock, moved it
+      }
+    }
+  }
+
+  private void tryTerminate() {
+    int current = state.get();
+    if (current == RUNNING || current == TERMINATED || outstanding.get() != 0) {
+      return;
+    }
+    if (state.compareAndSet(current, TERMINATED)) {
+      timer.stop();
+      terminated.countDown();
+    } else {
+      tryTerminate(); // shutdownNow moved the state on meanwhile
+    }
+  }
+}

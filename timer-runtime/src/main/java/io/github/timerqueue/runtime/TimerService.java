@@ -1,0 +1,585 @@
+package io.github.timerqueue.runtime;
+
+import com.google.common.base.Ticker;
+import io.github.timerqueue.TimerConfig;
+import io.github.timerqueue.TimerQueue;
+import io.github.timerqueue.TimerQueues;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A thread-safe timer on a real clock: any thread schedules, cancels and re-arms timeouts, and one
+ * timer thread runs their tasks when they are due. The data structure that orders the timeouts is
+ * any {@link TimerQueue} strategy, chosen by name ({@link TimerQueues#strategies()}).
+ *
+ * <pre>{@code
+ * TimerService timers = TimerService.builder()
+ *     .strategy("wheel")
+ *     .resolution(Duration.ofMillis(1))
+ *     .build();
+ * Timeout idle = timers.newTimeout(t -> connection.close(), 30, TimeUnit.SECONDS);
+ * ...
+ * idle.reschedule(30, TimeUnit.SECONDS);   // on activity: same handle, nothing allocated
+ * ...
+ * idle.cancel();
+ * timers.stop();
+ * }</pre>
+ *
+ * <h2>Design</h2>
+ * The timer thread alone owns the {@link TimerQueue}, which is single-threaded by contract. Other
+ * threads never touch it: {@code newTimeout}, {@link Timeout#cancel() cancel} and {@link
+ * Timeout#reschedule reschedule} change the state of the timeout handle and put the handle itself
+ * on a lock-free multi-producer, single-consumer queue of requests, so a request allocates nothing
+ * beyond the handle, and a handle changed many times before the thread looks is queued once. The
+ * thread applies the requests, advances the queue to the {@linkplain Builder#ticker ticker}'s time,
+ * runs what is due, and then sleeps exactly until {@link TimerQueue#nextExpiryDelay()} says the
+ * next timer may be due, or indefinitely when there is none. A request wakes it early only if its
+ * deadline, rounded up to the resolution, comes before that; an idle service does not wake at
+ * all. A cancelled or re-armed timeout whose old deadline is being reached at the same moment
+ * either expires first or not at all: its task never runs for a deadline it no longer has.
+ *
+ * <h2>Costs</h2>
+ * Scheduling, cancelling and re-arming cost the calling thread a few atomic operations on the
+ * handle and one atomic exchange on the request queue, plus an unpark when the thread must wake
+ * early; none takes a lock shared with other timeouts. The timer thread pays the strategy's cost
+ * of each operation ({@code O(1)} for the timing wheels, {@code O(log n)} for {@code heap}).
+ *
+ * <h2>Where tasks run</h2>
+ * By default tasks run on the timer thread itself. That costs nothing extra per task, but while a
+ * task runs no other timeout fires and no request is applied: a task that blocks or takes long
+ * makes every other timeout late by as much. Give the builder an {@linkplain Builder#taskExecutor
+ * executor} for such tasks; each expiry then costs a hand-off to that executor, and its tasks may
+ * run concurrently with each other.
+ *
+ * <h2>Failures and stopping</h2>
+ * A task that throws does not stop the timer thread and no other timeout is lost; the exception
+ * goes to the {@linkplain #setUncaughtExceptionHandler uncaught-exception handler}. {@link #stop()}
+ * ends the thread and returns the timeouts that never ran; afterwards every request to schedule or
+ * re-arm is rejected.
+ */
+public final class TimerService {
+  /** Delays are capped here (146 years) so that deadlines compare correctly by subtraction. */
+  static final long MAX_DELAY_NANOS = Long.MAX_VALUE >>> 1;
+  private static final AtomicInteger SERVICE_NUMBERS = new AtomicInteger();
+
+  final Ticker ticker;
+  final TimerLoop loop;
+  private final String strategy;
+  private final Duration resolution;
+  private final long maxPendingTimeouts;
+  /** Pending timeouts counted against the limit; {@code null} when there is no limit. */
+  private final AtomicLong reserved;
+  private volatile Thread.UncaughtExceptionHandler exceptionHandler;
+
+  /** Set once by {@link #stop()} (or a failure of the loop); read on every request. */
+  volatile boolean stopping;
+  private final AtomicBoolean stopRequested = new AtomicBoolean();
+
+  private final LongAdder armed = new LongAdder();
+  private final LongAdder fired = new LongAdder();
+  private final LongAdder cancelled = new LongAdder();
+  private final LongAdder rejected = new LongAdder();
+  private final LongAdder unrun = new LongAdder();
+  private final LatenessHistogram lateness = new LatenessHistogram();
+
+  private TimerService(Builder builder) {
+    this.ticker = builder.ticker;
+    this.strategy = builder.strategy;
+    this.resolution = builder.resolution;
+    this.maxPendingTimeouts = builder.maxPendingTimeouts;
+    this.reserved = builder.maxPendingTimeouts == 0 ? null : new AtomicLong();
+    this.exceptionHandler = builder.exceptionHandler;
+    TimerConfig.Builder config = TimerConfig.builder()
+        .startTime(ticker.read())
+        .resolution(builder.resolution.toNanos());
+    builder.options.forEach(config::option);
+    TimerQueue<TimerEntry> queue = TimerQueues.create(strategy, config.build());
+    this.loop = new TimerLoop(this, ticker, queue, builder.resolution.toNanos(),
+        builder.taskExecutor);
+    if (builder.manualLoop) {
+      return;
+    }
+    String name = builder.threadName != null ? builder.threadName
+        : "timerqueue-" + strategy + "-" + SERVICE_NUMBERS.incrementAndGet();
+    Thread thread = builder.threadFactory != null
+        ? builder.threadFactory.newThread(loop::run)
+        : new Thread(loop::run);
+    if (thread == null) {
+      throw new IllegalStateException("threadFactory returned null");
+    }
+    if (builder.threadFactory == null) {
+      thread.setDaemon(true);
+    }
+    if (builder.threadFactory == null || builder.threadName != null) {
+      thread.setName(name);
+    }
+    loop.bind(thread);
+    thread.start();
+  }
+
+  /**
+   * Returns a new builder with the defaults: strategy {@code "heap"}, resolution 1 ms, the system
+   * ticker, a daemon timer thread, tasks run on the timer thread, no limit on pending timeouts.
+   *
+   * @return a new builder
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Schedules {@code task} to run once, after {@code delay}: never earlier, and as soon after as
+   * the resolution and the timer thread allow. A delay of zero or less runs it as soon as possible;
+   * delays beyond 146 years are cut to that.
+   *
+   * @param task what to run
+   * @param delay how long from now to run it
+   * @param unit the unit of {@code delay}
+   * @return the pending timeout, with which the task can be cancelled or re-armed
+   * @throws RejectedExecutionException if the service is stopped, or already holds its maximum
+   *     number of pending timeouts
+   * @throws NullPointerException if {@code task} or {@code unit} is {@code null}
+   */
+  public Timeout newTimeout(TimerTask task, long delay, TimeUnit unit) {
+    Objects.requireNonNull(task, "task");
+    Objects.requireNonNull(unit, "unit");
+    TimerEntry entry = new TimerEntry(this, task);
+    entry.armFirst(deadlineAfter(delay, unit));
+    return entry;
+  }
+
+  /**
+   * Stops the timer thread and returns the timeouts that never ran; they are marked cancelled,
+   * but their tasks' {@link TimerTask#cancelled cancelled} callbacks are not called. Tasks that are
+   * already running, or due in the turn the timer thread is in, may still finish before this method
+   * returns; it waits for the timer thread to end. After it, every request to schedule or re-arm
+   * is rejected with {@link RejectedExecutionException}.
+   *
+   * <p>A task running on the timer thread may call this method too; the thread then ends when the
+   * task returns. Only the first call returns the timeouts; later calls wait for the thread to end
+   * and return an empty list.
+   *
+   * @return the timeouts that were pending, in no particular order
+   */
+  public List<Timeout> stop() {
+    if (!stopRequested.compareAndSet(false, true)) {
+      awaitLoopEnd();
+      return List.of();
+    }
+    stopping = true;
+    if (loop.onLoopThread()) {
+      return loop.sweep();
+    }
+    LockSupport.unpark(loop.thread());
+    awaitLoopEnd();
+    return loop.unrun();
+  }
+
+  /**
+   * Returns whether {@link #stop()} was called (or the timer thread failed), so that requests are
+   * rejected.
+   *
+   * @return {@code true} once the service is stopping or stopped
+   */
+  public boolean isStopped() {
+    return stopping;
+  }
+
+  /**
+   * Returns a snapshot of the counters and of the lateness of the tasks that ran.
+   *
+   * @return the current statistics
+   */
+  public TimerStats stats() {
+    long gone = fired.sum() + cancelled.sum() + unrun.sum();
+    long pending = Math.max(0, armed.sum() - gone);
+    return new TimerStats(pending, fired.sum(), cancelled.sum(), rejected.sum(), loop.wakeups(),
+        lateness.snapshot());
+  }
+
+  /**
+   * Returns the name of the strategy the service's queue was created with.
+   *
+   * @return the strategy name, one of {@link TimerQueues#strategies()}
+   */
+  public String strategy() {
+    return strategy;
+  }
+
+  /**
+   * Returns the resolution: how far after its deadline a timeout may expire, on top of the time the
+   * timer thread takes to wake up.
+   *
+   * @return the resolution
+   */
+  public Duration resolution() {
+    return resolution;
+  }
+
+  /**
+   * Sets the handler that receives exceptions thrown by tasks and cancellation callbacks, and
+   * rejections by the task executor. It is called on the thread where the exception was caught;
+   * an exception it throws itself is ignored. {@code null} restores the default: the uncaught
+   * exception handler of that thread (which, unless set, prints the stack trace).
+   *
+   * @param handler the handler, or {@code null} for the default
+   */
+  public void setUncaughtExceptionHandler(Thread.UncaughtExceptionHandler handler) {
+    this.exceptionHandler = handler;
+  }
+
+  @Override
+  public String toString() {
+    return "TimerService{strategy=" + strategy + ", resolution=" + resolution
+        + (stopping ? ", stopped" : "") + ", " + stats() + "}";
+  }
+
+  // ---- package-private: for the executor, the entries, the loop and the tests ----
+
+  TimerEntry newEntry(TimerTask task) {
+    return new TimerEntry(this, task);
+  }
+
+  long deadlineAfter(long delay, TimeUnit unit) {
+    long nanos = Math.min(Math.max(unit.toNanos(delay), 0), MAX_DELAY_NANOS);
+    return ticker.read() + nanos;
+  }
+
+  /**
+   * Checks that one more timeout may become pending ({@code wasPending} false) or that a pending
+   * one may move; reserves a place under the limit for the former.
+   */
+  void admit(boolean wasPending) {
+    if (stopping) {
+      rejected.increment();
+      throw new RejectedExecutionException("timer service " + strategy + " is stopped");
+    }
+    if (!wasPending && reserved != null) {
+      long current;
+      do {
+        current = reserved.get();
+        if (current >= maxPendingTimeouts) {
+          rejected.increment();
+          throw new RejectedExecutionException(
+              "timer service holds its maximum of " + maxPendingTimeouts + " pending timeouts");
+        }
+      } while (!reserved.compareAndSet(current, current + 1));
+    }
+  }
+
+  /**
+   * Called after an entry was armed and queued: wakes the timer thread if needed, and withdraws
+   * the arming if the service began stopping meanwhile (see {@link TimerLoop#sweep()}).
+   */
+  void armed(TimerEntry entry, long arming, long deadline, boolean wasPending) {
+    if (!wasPending) {
+      armed.increment();
+    }
+    loop.wakeIfBefore(deadline);
+    if (stopping && entry.revoke(arming)) {
+      unrun.increment();
+      release();
+      rejected.increment();
+      throw new RejectedExecutionException("timer service " + strategy + " is stopped");
+    }
+  }
+
+  void cancelled(TimerEntry entry) {
+    cancelled.increment();
+    release();
+    loop.requestSweep();
+    try {
+      entry.task.cancelled(entry);
+    } catch (Throwable failure) {
+      report(failure);
+    }
+  }
+
+  void fired() {
+    fired.increment();
+    release();
+  }
+
+  void unrun() {
+    unrun.increment();
+    release();
+  }
+
+  private void release() {
+    if (reserved != null) {
+      reserved.decrementAndGet();
+    }
+  }
+
+  void runTask(TimerEntry entry) {
+    lateness.record(ticker.read() - entry.deadline());
+    try {
+      entry.task.run(entry);
+    } catch (Throwable failure) {
+      report(failure);
+    }
+  }
+
+  void report(Throwable failure) {
+    Thread current = Thread.currentThread();
+    Thread.UncaughtExceptionHandler handler = exceptionHandler;
+    try {
+      if (handler == null) {
+        handler = current.getUncaughtExceptionHandler();
+      }
+      handler.uncaughtException(current, failure);
+    } catch (Throwable ignored) {
+      // The handler failed as well; there is nobody left to tell, and the timer must go on.
+    }
+  }
+
+  /** The loop itself failed; nothing scheduled from now on could run. */
+  void failed(Throwable failure) {
+    stopping = true;
+    report(failure);
+  }
+
+  /** Interrupts the timer thread, for shutdownNow: reaches a task running on it. */
+  void interruptTimerThread() {
+    Thread thread = loop.thread();
+    if (thread != null) {
+      thread.interrupt();
+    }
+  }
+
+  private void awaitLoopEnd() {
+    Thread thread = loop.thread();
+    if (thread == null || Thread.currentThread() == thread) {
+      return;
+    }
+    boolean interrupted = false;
+    while (thread.isAlive()) {
+      try {
+        thread.join();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Runs one turn of the loop on the calling thread, for tests built with {@link
+   * Builder#manualLoop()}: applies requests, fires what is due at the ticker's time, and returns
+   * how long the thread would sleep (nanoseconds, {@link Long#MAX_VALUE} for until woken, 0 for
+   * not at all), leaving the service in the state of a sleeping thread.
+   */
+  long runOnce() {
+    if (loop.thread() != null) {
+      throw new IllegalStateException("the loop runs on its own thread");
+    }
+    if (stopping) {
+      throw new IllegalStateException("stopped");
+    }
+    return loop.turn();
+  }
+
+  /**
+   * Builds a {@link TimerService} or a {@link TimerScheduledExecutorService}. Each setter
+   * validates its argument at once. Not thread-safe; may be reused.
+   */
+  public static final class Builder {
+    private String strategy = "heap";
+    private Duration resolution = Duration.ofMillis(1);
+    private Ticker ticker = Ticker.systemTicker();
+    private ThreadFactory threadFactory;
+    private String threadName;
+    private Executor taskExecutor;
+    private long maxPendingTimeouts;
+    private Thread.UncaughtExceptionHandler exceptionHandler;
+    private final Map<String, String> options = new TreeMap<>();
+    private boolean manualLoop;
+
+    private Builder() {}
+
+    /**
+     * Sets the strategy of the timer queue (default {@code "heap"}). Whether the name is known is
+     * checked by {@link #build()}.
+     *
+     * @param strategy a name from {@link TimerQueues#strategies()}
+     * @return this builder
+     * @throws NullPointerException if {@code strategy} is {@code null}
+     */
+    public Builder strategy(String strategy) {
+      this.strategy = Objects.requireNonNull(strategy, "strategy");
+      return this;
+    }
+
+    /**
+     * Sets a strategy-specific option, passed on in the queue's {@link TimerConfig}; whether the
+     * strategy accepts it is checked by {@link #build()}.
+     *
+     * @param key the option's name
+     * @param value its value
+     * @return this builder
+     * @throws NullPointerException if {@code key} or {@code value} is {@code null}
+     */
+    public Builder option(String key, String value) {
+      options.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+      return this;
+    }
+
+    /**
+     * Sets the resolution (default 1 ms): timeouts may expire up to this much after their deadline
+     * (on top of wake-up latency), which lets the timing-wheel strategies group them, and a new
+     * timeout wakes a sleeping timer thread only if it is due a resolution or more before the
+     * thread would wake anyway.
+     *
+     * @param resolution at least 1 ns, at most {@code Long.MAX_VALUE} ns
+     * @return this builder
+     * @throws IllegalArgumentException if {@code resolution} is zero, negative or too long
+     * @throws NullPointerException if {@code resolution} is {@code null}
+     */
+    public Builder resolution(Duration resolution) {
+      Objects.requireNonNull(resolution, "resolution");
+      long nanos;
+      try {
+        nanos = resolution.toNanos();
+      } catch (ArithmeticException e) {
+        nanos = -1;
+      }
+      if (nanos < 1) {
+        throw new IllegalArgumentException(
+            "resolution must be between 1 ns and " + Long.MAX_VALUE + " ns, but was " + resolution);
+      }
+      this.resolution = resolution;
+      return this;
+    }
+
+    /**
+     * Sets the clock (default {@link Ticker#systemTicker()}, that is {@link System#nanoTime()}).
+     * The timer thread sleeps for the nanoseconds it computes from this ticker.
+     *
+     * @param ticker the clock
+     * @return this builder
+     * @throws NullPointerException if {@code ticker} is {@code null}
+     */
+    public Builder ticker(Ticker ticker) {
+      this.ticker = Objects.requireNonNull(ticker, "ticker");
+      return this;
+    }
+
+    /**
+     * Sets the factory of the timer thread (default: a new daemon thread). The factory's thread is
+     * used as it comes, and renamed only if a {@link #threadName} is set.
+     *
+     * @param threadFactory makes the one timer thread
+     * @return this builder
+     * @throws NullPointerException if {@code threadFactory} is {@code null}
+     */
+    public Builder threadFactory(ThreadFactory threadFactory) {
+      this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
+      return this;
+    }
+
+    /**
+     * Sets the name of the timer thread (default {@code timerqueue-<strategy>-<n>}).
+     *
+     * @param threadName the name, not empty
+     * @return this builder
+     * @throws IllegalArgumentException if {@code threadName} is empty
+     * @throws NullPointerException if {@code threadName} is {@code null}
+     */
+    public Builder threadName(String threadName) {
+      Objects.requireNonNull(threadName, "threadName");
+      if (threadName.isEmpty()) {
+        throw new IllegalArgumentException("threadName must not be empty");
+      }
+      this.threadName = threadName;
+      return this;
+    }
+
+    /**
+     * Sets the executor that runs the tasks (default: none, they run on the timer thread; see
+     * "Where tasks run" in {@link TimerService}). The timer thread hands each expired timeout to
+     * it; if it rejects one, the rejection goes to the uncaught-exception handler and that task
+     * does not run.
+     *
+     * @param taskExecutor runs the tasks
+     * @return this builder
+     * @throws NullPointerException if {@code taskExecutor} is {@code null}
+     */
+    public Builder taskExecutor(Executor taskExecutor) {
+      this.taskExecutor = Objects.requireNonNull(taskExecutor, "taskExecutor");
+      return this;
+    }
+
+    /**
+     * Limits the number of pending timeouts (default: no limit). Scheduling or re-arming a timeout
+     * that is not pending while the limit is reached throws {@link RejectedExecutionException}.
+     *
+     * @param maxPendingTimeouts at least 1
+     * @return this builder
+     * @throws IllegalArgumentException if {@code maxPendingTimeouts < 1}
+     */
+    public Builder maxPendingTimeouts(long maxPendingTimeouts) {
+      if (maxPendingTimeouts < 1) {
+        throw new IllegalArgumentException(
+            "maxPendingTimeouts must be at least 1, but was " + maxPendingTimeouts);
+      }
+      this.maxPendingTimeouts = maxPendingTimeouts;
+      return this;
+    }
+
+    /**
+     * Sets the handler of exceptions thrown by tasks (default: the uncaught exception handler of
+     * the thread the task ran on); see {@link TimerService#setUncaughtExceptionHandler}.
+     *
+     * @param handler the handler
+     * @return this builder
+     * @throws NullPointerException if {@code handler} is {@code null}
+     */
+    public Builder uncaughtExceptionHandler(Thread.UncaughtExceptionHandler handler) {
+      this.exceptionHandler = Objects.requireNonNull(handler, "handler");
+      return this;
+    }
+
+    /** No timer thread: the test drives the loop with {@link TimerService#runOnce()}. */
+    Builder manualLoop() {
+      this.manualLoop = true;
+      return this;
+    }
+
+    /**
+     * Creates the timer queue and starts the timer thread.
+     *
+     * @return a new, running timer service
+     * @throws IllegalArgumentException if the strategy is unknown, or an option is not accepted
+     *     by it; the message lists what is allowed
+     */
+    public TimerService build() {
+      return new TimerService(this);
+    }
+
+    /**
+     * Builds a timer service as {@link #build()} does and returns a {@link
+     * TimerScheduledExecutorService} that owns it.
+     *
+     * @return a new, running scheduled executor service
+     * @throws IllegalArgumentException if the strategy is unknown, or an option is not accepted
+     *     by it; the message lists what is allowed
+     */
+    public TimerScheduledExecutorService buildScheduledExecutorService() {
+      return new TimerScheduledExecutorService(build());
+    }
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * A thread-safe timer service on a real clock, {@link io.github.timerqueue.runtime.TimerService},
+ * and a {@link java.util.concurrent.ScheduledExecutorService} on top of it, {@link
+ * io.github.timerqueue.runtime.TimerScheduledExecutorService}, both built on whichever {@link
+ * io.github.timerqueue.TimerQueue} strategy is named at run time.
+ */
+module io.github.timerqueue.runtime {
+  requires io.github.timerqueue;
+  // Transitive: the builder takes a Guava Ticker, so callers need to read that package too.
+  requires transitive com.google.common;
+
+  exports io.github.timerqueue.runtime;
+}
