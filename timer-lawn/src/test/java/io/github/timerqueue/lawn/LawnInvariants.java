@@ -15,8 +15,10 @@ import java.util.Map;
  *   <li>each pending timer is in exactly one list, which its {@code list} field names;
  *   <li>{@code size()} is the number of timers in the queues and the due list;
  *   <li>spare queues are empty and in neither the map nor the index;
- *   <li>{@code nextExpiryDelay()} agrees with the earliest head.
+ *   <li>{@code nextExpiryDelay()} is the exact distance to the earliest head.
  * </ul>
+ *
+ * <p>Failure messages are built only on failure, so that a check costs {@code O(n + Q)}.
  */
 final class LawnInvariants {
 
@@ -35,90 +37,113 @@ final class LawnInvariants {
     long earliestHead = -1L;
     int queued = 0;
 
-    check(queue.queuesByTtl.size() == index.size(), "the map holds " + queue.queuesByTtl.size()
-        + " queues, the index " + index.size());
+    if (queue.queuesByTtl.size() != index.size()) {
+      throw broken("the map holds " + queue.queuesByTtl.size() + " queues, the index "
+          + index.size());
+    }
     for (int position = 0; position < index.size(); position++) {
       TtlQueue<T> ttlQueue = index.get(position);
-      String name = ttlQueue + " at index position " + position;
-      check(ttlQueue.position == position, name + " thinks it is at " + ttlQueue.position);
-      check(!ttlQueue.isEmpty(), name + " is empty but still indexed");
-      check(ttlQueue.ttl >= 0, name + " has a negative TTL");
-      check(queue.queuesByTtl.get(ttlQueue.ttl) == ttlQueue,
-          name + " is not the map's queue for its TTL: " + queue.queuesByTtl);
-      check(index.keyAt(position) == (ttlQueue.head.expiry ^ Long.MIN_VALUE),
-          name + " is keyed " + (index.keyAt(position) ^ Long.MIN_VALUE) + " but its head expires at "
-              + Long.toUnsignedString(ttlQueue.head.expiry));
-      if (position > 0) {
-        int parent = (position - 1) >>> 1;
-        check(index.keyAt(parent) <= index.keyAt(position),
-            name + " has an earlier key than its parent at " + parent);
+      if (ttlQueue.position != position) {
+        throw broken(ttlQueue + " is at index position " + position + " but thinks it is at "
+            + ttlQueue.position);
       }
-      long latestAllowed = ttlQueue.ttl == 0 ? elapsed : latestExpiry(tickStart, ttlQueue.ttl,
-          resolution);
+      if (ttlQueue.isEmpty()) {
+        throw broken(ttlQueue + " is empty but still indexed");
+      }
+      if (ttlQueue.ttl < 0) {
+        throw broken(ttlQueue + " has a negative TTL");
+      }
+      if (queue.queuesByTtl.get(ttlQueue.ttl) != ttlQueue) {
+        throw broken(ttlQueue + " is not the map's queue for its TTL: " + queue.queuesByTtl);
+      }
+      if (index.keyAt(position) != (ttlQueue.head.expiry ^ Long.MIN_VALUE)) {
+        throw broken(ttlQueue + " is keyed " + Long.toUnsignedString(index.keyAt(position)
+            ^ Long.MIN_VALUE) + " but its head expires at "
+            + Long.toUnsignedString(ttlQueue.head.expiry));
+      }
+      if (position > 0 && index.keyAt((position - 1) >>> 1) > index.keyAt(position)) {
+        throw broken(ttlQueue + " at " + position + " has an earlier key than its parent");
+      }
+      queued += checkList(ttlQueue, queue, seen);
+      long latestAllowed = ttlQueue.ttl == 0
+          ? elapsed : latestExpiry(tickStart, ttlQueue.ttl, resolution);
       long previousExpiry = 0;
-      int count = checkList(ttlQueue, queue, seen, name);
       for (LawnTimer<T> timer = ttlQueue.head; timer != null; timer = timer.next) {
-        check(Long.compareUnsigned(previousExpiry, timer.expiry) <= 0,
-            name + " is not sorted by expiry at " + timer);
-        check(Long.compareUnsigned(timer.expiry, latestAllowed) <= 0, name + " holds " + timer
-            + " expiring at " + Long.toUnsignedString(timer.expiry)
-            + ", later than a timer of its TTL armed now (" + Long.toUnsignedString(latestAllowed)
-            + ")");
-        if (ttlQueue.ttl > 0) {
-          check(timer.expiry == -1L || Long.remainderUnsigned(timer.expiry, resolution) == 0,
-              name + " holds " + timer + " expiring off the resolution's grid");
+        if (Long.compareUnsigned(previousExpiry, timer.expiry) > 0) {
+          throw broken(ttlQueue + " is not sorted by expiry at " + timer);
+        }
+        if (Long.compareUnsigned(timer.expiry, latestAllowed) > 0) {
+          throw broken(ttlQueue + " holds " + timer + " expiring at "
+              + Long.toUnsignedString(timer.expiry) + ", later than a timer of its TTL armed now ("
+              + Long.toUnsignedString(latestAllowed) + ")");
+        }
+        if (ttlQueue.ttl > 0 && timer.expiry != -1L
+            && Long.remainderUnsigned(timer.expiry, resolution) != 0) {
+          throw broken(ttlQueue + " holds " + timer + " expiring off the resolution's grid");
         }
         previousExpiry = timer.expiry;
       }
-      queued += count;
       if (Long.compareUnsigned(ttlQueue.head.expiry, earliestHead) < 0) {
         earliestHead = ttlQueue.head.expiry;
       }
     }
-    int due = checkList(queue.due, queue, seen, "the due list");
-    check(queue.size() == queued + due,
-        "size() is " + queue.size() + " but the lists hold " + queued + " + " + due);
+    int due = checkList(queue.due, queue, seen);
+    if (queue.size() != queued + due) {
+      throw broken("size() is " + queue.size() + " but the lists hold " + queued + " + " + due);
+    }
 
     for (int spare = 0; spare < queue.spareCount; spare++) {
       TtlQueue<T> ttlQueue = queue.spares[spare];
-      check(ttlQueue.isEmpty() && ttlQueue.size == 0, "spare " + ttlQueue + " is not empty");
-      check(ttlQueue.position == TtlQueue.NOT_INDEXED, "spare " + ttlQueue + " is indexed");
-      check(queue.queuesByTtl.get(ttlQueue.ttl) != ttlQueue, "spare " + ttlQueue + " is mapped");
+      if (!ttlQueue.isEmpty() || ttlQueue.size != 0
+          || ttlQueue.position != TtlQueue.NOT_INDEXED
+          || queue.queuesByTtl.get(ttlQueue.ttl) == ttlQueue) {
+        throw broken("spare " + ttlQueue + " is not empty, or still indexed or mapped");
+      }
     }
 
     long delay = queue.nextExpiryDelay();
-    if (due > 0) {
-      check(delay == 0, "timers are due but the delay is " + delay);
+    long expected;
+    if (due > 0 || (!index.isEmpty() && Long.compareUnsigned(earliestHead, elapsed) <= 0)) {
+      expected = 0;
     } else if (index.isEmpty()) {
-      check(delay == Long.MAX_VALUE, "the queue is empty but the delay is " + delay);
-    } else if (Long.compareUnsigned(earliestHead, elapsed) <= 0) {
-      check(delay == 0, "a head is due but the delay is " + delay);
+      expected = Long.MAX_VALUE;
     } else {
       long exact = earliestHead - elapsed;
-      long expected = Long.compareUnsigned(exact, Long.MAX_VALUE - 1) > 0 ? Long.MAX_VALUE - 1
-          : exact;
-      check(delay == expected, "the earliest head is " + exact + " away but the delay is " + delay);
+      expected = Long.compareUnsigned(exact, Long.MAX_VALUE - 1) > 0 ? Long.MAX_VALUE - 1 : exact;
+    }
+    if (delay != expected) {
+      throw broken("nextExpiryDelay() is " + delay + " but the earliest head says " + expected);
     }
   }
 
   /** Checks the links of one list and that it owns its timers; returns how many it holds. */
-  private static <T> int checkList(TimerList<T> list, LawnTimerQueue<T> queue,
-      Map<LawnTimer<T>, TimerList<T>> seen, String name) {
+  private static <T> int checkList(
+      TimerList<T> list, LawnTimerQueue<T> queue, Map<LawnTimer<T>, TimerList<T>> seen) {
     int count = 0;
     LawnTimer<T> previous = null;
     for (LawnTimer<T> timer = list.head; timer != null; timer = timer.next) {
-      check(timer.owner == queue, name + " holds " + timer + " of another queue");
-      check(timer.list == list, name + " holds " + timer + ", which thinks it is in " + timer.list);
-      check(timer.previous == previous, name + " has a broken backward link at " + timer);
+      if (timer.owner != queue) {
+        throw broken(list + " holds " + timer + " of another queue");
+      }
+      if (timer.list != list) {
+        throw broken(list + " holds " + timer + ", which thinks it is in " + timer.list);
+      }
+      if (timer.previous != previous) {
+        throw broken(list + " has a broken backward link at " + timer);
+      }
       TimerList<T> other = seen.put(timer, list);
-      check(other == null, timer + " is in " + name + " and also in " + other);
+      if (other != null) {
+        throw broken(timer + " is in " + list + " and also in " + other);
+      }
       previous = timer;
-      count++;
-      check(count <= queue.size(), name + " is longer than size() " + queue.size()
-          + "; is it a cycle?");
+      if (++count > queue.size()) {
+        throw broken(list + " is longer than size() " + queue.size() + "; is it a cycle?");
+      }
     }
-    check(list.tail == previous, name + " has the wrong tail");
-    check(list.size == count, name + " says it holds " + list.size + " but holds " + count);
+    if (list.tail != previous || list.size != count) {
+      throw broken(list + " says it holds " + list.size + " timers up to " + list.tail
+          + " but holds " + count + " up to " + previous);
+    }
     return count;
   }
 
@@ -131,9 +156,7 @@ final class LawnInvariants {
     return Long.compareUnsigned(expiry, tickStart) < 0 ? -1L : expiry;
   }
 
-  private static void check(boolean condition, String message) {
-    if (!condition) {
-      throw new AssertionError(message);
-    }
+  private static AssertionError broken(String message) {
+    return new AssertionError(message);
   }
 }
