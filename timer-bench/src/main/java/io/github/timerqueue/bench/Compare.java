@@ -1,0 +1,406 @@
+package io.github.timerqueue.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.format.ResultFormatFactory;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * The comparison in one command (started by {@code timer-bench/run}): runs every workload on every
+ * registered strategy and on Agrona's wheel through JMH's Runner API, with one line of progress per
+ * run, then measures memory per pending timer with JOL, prints the table, and writes the raw JMH
+ * JSON, the table (text and Markdown) and a PNG chart into a new directory under the output
+ * directory.
+ *
+ * <p>The contenders are found at run time ({@link Contenders#names()}) and passed to JMH as the
+ * {@code strategy} parameter, so a new strategy on the class path is compared without a change.
+ */
+public final class Compare {
+  private static final String USAGE = String.join("\n",
+      "usage: timer-bench/run [--full] [options]",
+      "",
+      "Compares every registered timer strategy and Agrona's DeadlineTimerWheel.",
+      "  (default)            quick run: 1 fork, short iterations, 1,000 and 1,000,000 timers",
+      "                       (idle advance and TTL expire at 1,000,000 only)",
+      "  --full               full run: 2 forks, 1 s iterations, 1,000 / 100,000 / 1,000,000 timers",
+      "  --strategies a,b     only these contenders (default: every registered strategy + agrona)",
+      "  --workloads w,x      only these workloads: " + workloadOptions(),
+      "  --sizes n,m          only these numbers of pending timers (every workload)",
+      "  --forks n            JMH forks per benchmark",
+      "  --no-memory          skip the JOL memory measurement",
+      "  --out dir            where the results directory goes (default: results)",
+      "  --no-build           (timer-bench/run) use the jar already built");
+
+  /** The population at which memory per pending timer is measured. */
+  static final int MEMORY_TIMERS = 1_000_000;
+
+  private Compare() {}
+
+  /**
+   * Runs the comparison; see {@code --help}.
+   *
+   * @param args the command line
+   * @throws Exception if the results cannot be written
+   */
+  public static void main(String[] args) throws Exception {
+    System.setProperty("java.awt.headless", "true");
+    Settings settings;
+    try {
+      settings = Settings.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.err.println();
+      System.err.println(USAGE);
+      System.exit(2);
+      return;
+    }
+    if (settings == null) {
+      System.out.println(USAGE);
+      return;
+    }
+    System.exit(run(settings, System.out) ? 0 : 1);
+  }
+
+  /** Runs the comparison; returns whether every benchmark succeeded. */
+  static boolean run(Settings settings, PrintStream out) throws IOException {
+    List<Batch> batches = settings.plan();
+    int runs = 0;
+    for (Batch batch : batches) {
+      runs += batch.runs();
+    }
+    out.printf(Locale.ROOT, "Comparing %s on %d workloads: %d benchmark runs, about %s.%n",
+        String.join(", ", settings.contenders()), settings.workloads().size(), runs,
+        Numbers.minutes(runs * settings.secondsPerRun()));
+    out.printf(Locale.ROOT, "Each run: %s. Results as ns per operation (per fired timer for"
+        + " expire and TTL expire) ± 99.9%% CI, bytes allocated per the same.%n%n",
+        settings.describe());
+
+    ProgressFormat progress = new ProgressFormat(out, runs);
+    List<RunResult> runResults = new ArrayList<>();
+    for (Batch batch : batches) {
+      try {
+        runResults.addAll(new Runner(batch.options(settings), progress).run());
+      } catch (RunnerException e) {
+        out.println("JMH could not run " + batch.workload().label() + ": " + e.getMessage());
+      }
+    }
+    List<Measurement> measurements = new ArrayList<>();
+    for (RunResult result : runResults) {
+      if (result.getAggregatedResult() != null) {
+        measurements.add(Measurement.of(result.getAggregatedResult()));
+      }
+    }
+
+    Map<String, Double> memory = new LinkedHashMap<>();
+    if (settings.memory()) {
+      out.printf(Locale.ROOT, "%nMemory per pending timer (JOL, %s timers):%n",
+          Numbers.count(MEMORY_TIMERS));
+      for (String contender : settings.contenders()) {
+        try {
+          double bytes = MemoryFootprint.bytesPerTimer(contender, MEMORY_TIMERS);
+          memory.put(contender, bytes);
+          out.printf(Locale.ROOT, "  %-8s %6.1f B%n", contender, bytes);
+        } catch (RuntimeException e) {
+          out.printf(Locale.ROOT, "  %-8s failed: %s%n", contender, e);
+        }
+      }
+    }
+
+    List<Results.Row> rows = new ArrayList<>();
+    for (Batch batch : batches) {
+      rows.addAll(batch.rows());
+    }
+    rows.sort(Results.Row.ORDER);
+    Results results = new Results(
+        settings.about(), settings.contenders(), rows, measurements, MEMORY_TIMERS, memory);
+
+    Path dir = settings.out().resolve(
+        LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
+            + (settings.full() ? "-full" : "-quick"));
+    Files.createDirectories(dir);
+    Path json = dir.resolve("jmh-result.json");
+    try (PrintStream jsonOut = new PrintStream(json.toFile(), StandardCharsets.UTF_8)) {
+      ResultFormatFactory.getInstance(ResultFormatType.JSON, jsonOut).writeOut(runResults);
+    }
+    String table = ResultTable.text(results);
+    Files.writeString(dir.resolve("results.txt"), table);
+    Files.writeString(dir.resolve("results.md"), ResultTable.markdown(results));
+    Path chart = dir.resolve("chart.png");
+    ResultChart.write(results, chart);
+
+    out.println();
+    out.println(table);
+    out.println("Raw JMH results: " + json);
+    out.println("Table:           " + dir.resolve("results.txt") + " (Markdown: results.md)");
+    out.println("Chart:           " + chart);
+    boolean complete = measurements.size() == runs;
+    if (!complete) {
+      out.printf(Locale.ROOT, "%d of %d benchmark runs failed; their errors are above.%n",
+          runs - measurements.size(), runs);
+    }
+    return complete;
+  }
+
+  private static String workloadOptions() {
+    List<String> names = new ArrayList<>();
+    for (Workload workload : Workload.values()) {
+      names.add(workload.option());
+    }
+    return String.join(", ", names);
+  }
+
+  /** What to run and how long, from the command line. */
+  record Settings(
+      boolean full,
+      List<String> contenders,
+      Set<Workload> workloads,
+      List<Integer> sizes,
+      int forks,
+      boolean memory,
+      Path out) {
+
+    static final List<Integer> QUICK_SIZES = List.of(1_000, 1_000_000);
+    static final List<Integer> FULL_SIZES = List.of(1_000, 100_000, 1_000_000);
+    static final List<Integer> TTLS = List.of(1, 16, 10_000);
+
+    /** Parses the command line; {@code null} for {@code --help}. */
+    static Settings parse(String... args) {
+      boolean full = false;
+      List<String> contenders = Contenders.names();
+      Set<Workload> workloads = EnumSet.allOf(Workload.class);
+      List<Integer> sizes = null;
+      Integer forks = null;
+      boolean memory = true;
+      Path out = Path.of("results");
+      for (int i = 0; i < args.length; i++) {
+        String arg = args[i];
+        switch (arg) {
+          case "--help", "-h" -> {
+            return null;
+          }
+          case "--full" -> full = true;
+          case "--quick" -> full = false;
+          case "--no-memory" -> memory = false;
+          case "--strategies" -> contenders = contenders(value(args, ++i, arg));
+          case "--workloads" -> workloads = workloads(value(args, ++i, arg));
+          case "--sizes" -> sizes = sizes(value(args, ++i, arg));
+          case "--forks" -> forks = positive(value(args, ++i, arg), arg);
+          case "--out" -> out = Path.of(value(args, ++i, arg));
+          default -> throw new IllegalArgumentException("unknown option: " + arg);
+        }
+      }
+      return new Settings(full, contenders, workloads,
+          sizes != null ? sizes : full ? FULL_SIZES : QUICK_SIZES,
+          forks != null ? forks : full ? 2 : 1,
+          memory, out);
+    }
+
+    private static String value(String[] args, int i, String option) {
+      if (i >= args.length) {
+        throw new IllegalArgumentException(option + " needs a value");
+      }
+      return args[i];
+    }
+
+    private static List<String> contenders(String list) {
+      List<String> known = Contenders.names();
+      List<String> chosen = new ArrayList<>();
+      for (String name : list.split(",")) {
+        if (!known.contains(name.trim())) {
+          throw new IllegalArgumentException(
+              "unknown contender '" + name.trim() + "'; contenders are " + known);
+        }
+        chosen.add(name.trim());
+      }
+      return chosen;
+    }
+
+    private static Set<Workload> workloads(String list) {
+      Set<Workload> chosen = EnumSet.noneOf(Workload.class);
+      for (String name : list.split(",")) {
+        Workload match = null;
+        for (Workload workload : Workload.values()) {
+          if (workload.option().equals(name.trim())) {
+            match = workload;
+          }
+        }
+        if (match == null) {
+          throw new IllegalArgumentException(
+              "unknown workload '" + name.trim() + "'; workloads are " + workloadOptions());
+        }
+        chosen.add(match);
+      }
+      return chosen;
+    }
+
+    private static List<Integer> sizes(String list) {
+      List<Integer> sizes = new ArrayList<>();
+      for (String size : list.split(",")) {
+        sizes.add(positive(size.trim().replace("_", ""), "--sizes"));
+      }
+      return sizes;
+    }
+
+    private static int positive(String value, String option) {
+      try {
+        int n = Integer.parseInt(value);
+        if (n >= 1) {
+          return n;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw new IllegalArgumentException(option + " takes whole numbers of at least 1, not '"
+          + value + "'");
+    }
+
+    int warmupIterations() {
+      return 3;
+    }
+
+    int warmupMillis() {
+      return full ? 1000 : 300;
+    }
+
+    int measurementIterations() {
+      return 5;
+    }
+
+    int measurementMillis() {
+      return full ? 1000 : 200;
+    }
+
+    /** A rough estimate for the announcement: iterations plus JVM start and filling. */
+    double secondsPerRun() {
+      double iterations = (warmupIterations() * warmupMillis()
+          + measurementIterations() * measurementMillis()) / 1000.0;
+      return forks * (iterations + 0.8);
+    }
+
+    String describe() {
+      return String.format(Locale.ROOT, "%d fork%s, %d warm-up x %d ms, %d measured x %d ms",
+          forks, forks == 1 ? "" : "s", warmupIterations(), warmupMillis(),
+          measurementIterations(), measurementMillis());
+    }
+
+    List<String> about() {
+      return List.of(
+          String.format(Locale.ROOT, "timer-bench %s run, %s: %s %s, %d cores, %s.",
+              full ? "full" : "quick",
+              LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")),
+              System.getProperty("java.vm.name"), System.getProperty("java.runtime.version"),
+              Runtime.getRuntime().availableProcessors(), describe()));
+    }
+
+    /**
+     * The JMH runs, one batch per workload and set of parameters: nextExpiryDelay leaves Agrona
+     * out; idle advance and TTL expire run at 1,000,000 timers in a quick run (the population the
+     * issue names for them); TTL counts that do not fit a population are left out (see {@link
+     * TtlExpireBenchmark}).
+     */
+    List<Batch> plan() {
+      List<Batch> batches = new ArrayList<>();
+      for (Workload workload : workloads) {
+        List<String> names = new ArrayList<>();
+        for (String contender : contenders) {
+          if (workload.runsOn(contender)) {
+            names.add(contender);
+          }
+        }
+        if (names.isEmpty()) {
+          continue;
+        }
+        List<Integer> workloadSizes = sizes;
+        if (!full && sizes == QUICK_SIZES
+            && (workload == Workload.IDLE_ADVANCE || workload == Workload.TTL)) {
+          workloadSizes = List.of(1_000_000);
+        }
+        if (workload == Workload.TTL) {
+          Map<List<Integer>, List<Integer>> sizesByTtls = new LinkedHashMap<>();
+          for (int size : workloadSizes) {
+            List<Integer> fitting = new ArrayList<>();
+            for (int ttls : TTLS) {
+              if (ttls <= TtlExpireBenchmark.maxDistinctTtls(size)) {
+                fitting.add(ttls);
+              }
+            }
+            sizesByTtls.computeIfAbsent(fitting, t -> new ArrayList<>()).add(size);
+          }
+          sizesByTtls.forEach((ttls, ttlSizes) ->
+              batches.add(new Batch(workload, names, ttlSizes, ttls)));
+        } else {
+          batches.add(new Batch(workload, names, workloadSizes, List.of()));
+        }
+      }
+      return batches;
+    }
+  }
+
+  /** One JMH run: a workload on some contenders, populations and TTL counts. */
+  record Batch(Workload workload, List<String> contenders, List<Integer> sizes,
+      List<Integer> ttls) {
+
+    int runs() {
+      return contenders.size() * sizes.size() * Math.max(1, ttls.size());
+    }
+
+    List<Results.Row> rows() {
+      List<Results.Row> rows = new ArrayList<>();
+      for (int size : sizes) {
+        if (ttls.isEmpty()) {
+          rows.add(new Results.Row(workload, 0, size));
+        }
+        for (int count : ttls) {
+          rows.add(new Results.Row(workload, count, size));
+        }
+      }
+      return rows;
+    }
+
+    org.openjdk.jmh.runner.options.Options options(Settings settings) {
+      ChainedOptionsBuilder options = new OptionsBuilder()
+          .include("^" + Pattern.quote(workload.benchmark().getName()) + "\\.")
+          .param("strategy", contenders.toArray(String[]::new))
+          .param("pending", strings(sizes))
+          .forks(settings.forks())
+          .warmupIterations(settings.warmupIterations())
+          .warmupTime(TimeValue.milliseconds(settings.warmupMillis()))
+          .measurementIterations(settings.measurementIterations())
+          .measurementTime(TimeValue.milliseconds(settings.measurementMillis()))
+          .addProfiler(GCProfiler.class)
+          .shouldFailOnError(false);
+      if (!ttls.isEmpty()) {
+        options.param("ttls", strings(ttls));
+      }
+      return options.build();
+    }
+
+    private static String[] strings(List<Integer> values) {
+      String[] strings = new String[values.size()];
+      for (int i = 0; i < strings.length; i++) {
+        strings[i] = String.valueOf(values.get(i));
+      }
+      return strings;
+    }
+  }
+}

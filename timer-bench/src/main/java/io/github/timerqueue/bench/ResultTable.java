@@ -1,0 +1,167 @@
+package io.github.timerqueue.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The results as a table, workload by contender: as aligned text for the terminal and as Markdown
+ * for the README. Each cell is the time (ns per operation, or per fired timer for the expiring
+ * workloads) with its 99.9% confidence half-width, and the bytes allocated per the same unit.
+ */
+final class ResultTable {
+  private ResultTable() {}
+
+  /** The table as aligned plain text, with its notes. */
+  static String text(Results results) {
+    Map<Workload, Integer> notes = results.agronaNotes();
+    List<String[]> lines = new ArrayList<>();
+    List<String> header = new ArrayList<>(List.of("workload", "pending"));
+    for (String contender : results.contenders()) {
+      header.add(contender);
+      header.add("alloc");
+    }
+    lines.add(header.toArray(String[]::new));
+    for (Results.Row row : results.rows()) {
+      List<String> line = new ArrayList<>(List.of(row.label(), Numbers.count(row.pending())));
+      for (String contender : results.contenders()) {
+        Optional<Measurement> m = results.find(row, contender);
+        String mark = mark(notes, row.workload(), contender);
+        if (m.isPresent()) {
+          line.add(time(m.get()) + mark);
+          line.add(Numbers.bytes(m.get().bytes()) + " B");
+        } else {
+          line.add(absent(row.workload(), contender) + mark);
+          line.add("");
+        }
+      }
+      lines.add(line.toArray(String[]::new));
+    }
+    if (!results.bytesPerTimer().isEmpty()) {
+      List<String> line = new ArrayList<>(
+          List.of("memory per timer (B)", Numbers.count(results.memoryTimers())));
+      for (String contender : results.contenders()) {
+        Double bytes = results.bytesPerTimer().get(contender);
+        line.add(bytes == null ? "failed" : String.format(Locale.ROOT, "%.1f", bytes));
+        line.add("");
+      }
+      lines.add(line.toArray(String[]::new));
+    }
+    StringBuilder text = new StringBuilder();
+    for (String about : results.about()) {
+      text.append(about).append('\n');
+    }
+    text.append('\n').append(align(lines)).append('\n');
+    text.append(legend(results, notes));
+    return text.toString();
+  }
+
+  /** The table in Markdown, with its notes. */
+  static String markdown(Results results) {
+    Map<Workload, Integer> notes = results.agronaNotes();
+    StringBuilder md = new StringBuilder();
+    for (String about : results.about()) {
+      md.append(about).append("  \n");
+    }
+    md.append("\n| Workload | Pending |");
+    for (String contender : results.contenders()) {
+      md.append(' ').append(contender).append(" |");
+    }
+    md.append("\n|---|---:|");
+    md.append("---:|".repeat(results.contenders().size()));
+    md.append('\n');
+    for (Results.Row row : results.rows()) {
+      md.append("| ").append(row.label()).append(" | ").append(Numbers.count(row.pending()))
+          .append(" |");
+      for (String contender : results.contenders()) {
+        Optional<Measurement> m = results.find(row, contender);
+        String mark = mark(notes, row.workload(), contender);
+        md.append(' ');
+        if (m.isPresent()) {
+          md.append(time(m.get())).append(" ns, ").append(Numbers.bytes(m.get().bytes()))
+              .append(" B");
+        } else {
+          md.append(absent(row.workload(), contender));
+        }
+        md.append(mark).append(" |");
+      }
+      md.append('\n');
+    }
+    if (!results.bytesPerTimer().isEmpty()) {
+      md.append("| memory per pending timer | ").append(Numbers.count(results.memoryTimers()))
+          .append(" |");
+      for (String contender : results.contenders()) {
+        Double bytes = results.bytesPerTimer().get(contender);
+        md.append(' ').append(bytes == null ? "failed"
+            : String.format(Locale.ROOT, "%.1f B", bytes)).append(" |");
+      }
+      md.append('\n');
+    }
+    md.append('\n').append(legend(results, notes).replace("\n", "  \n"));
+    return md.toString();
+  }
+
+  /** The time with its error; a single measured iteration has none. */
+  private static String time(Measurement m) {
+    String nanos = Numbers.nanos(m.nanos());
+    return Double.isNaN(m.error()) ? nanos : nanos + " ± " + Numbers.nanos(m.error());
+  }
+
+  private static String absent(Workload workload, String contender) {
+    return workload.runsOn(contender) ? "failed" : "n/a";
+  }
+
+  private static String mark(Map<Workload, Integer> notes, Workload workload, String contender) {
+    Integer note = notes.get(workload);
+    return note != null && contender.equals(Contenders.AGRONA) ? " [" + note + "]" : "";
+  }
+
+  private static String legend(Results results, Map<Workload, Integer> notes) {
+    StringBuilder legend = new StringBuilder();
+    legend.append("Time: ns per operation (expire, TTL expire: per fired timer) ± JMH's 99.9%"
+        + " confidence half-width. B: bytes allocated per the same unit (-prof gc).\n");
+    if (!results.bytesPerTimer().isEmpty()) {
+      legend.append("Memory per pending timer: JOL retained size of the structure holding "
+          + Numbers.count(results.memoryTimers()) + " timers, shared payload, / timers.\n");
+    }
+    for (Map.Entry<Workload, Integer> note : notes.entrySet()) {
+      legend.append('[').append(note.getValue()).append("] ").append(Contenders.AGRONA)
+          .append(", ").append(note.getKey().label()).append(": ")
+          .append(note.getKey().agronaNote()).append('\n');
+    }
+    if (results.contenders().contains(Contenders.AGRONA)) {
+      legend.append(Contenders.AGRONA).append(": DeadlineTimerWheel with one spoke per ")
+          .append(AgronaTimers.TIMERS_PER_SPOKE).append(" pending timers (")
+          .append(AgronaTimers.MIN_SPOKES).append(" to ").append(AgronaTimers.MAX_SPOKES)
+          .append(" spokes), tick = the common resolution.\n");
+    }
+    return legend.toString();
+  }
+
+  /**
+   * Pads columns to their widest cell: the first left-aligned, the others right-aligned, with a
+   * wider gap after the population and after each contender's pair of columns.
+   */
+  private static String align(List<String[]> lines) {
+    int columns = lines.get(0).length;
+    int[] widths = new int[columns];
+    for (String[] line : lines) {
+      for (int c = 0; c < columns; c++) {
+        widths[c] = Math.max(widths[c], line[c].length());
+      }
+    }
+    StringBuilder text = new StringBuilder();
+    for (String[] line : lines) {
+      StringBuilder row = new StringBuilder();
+      for (int c = 0; c < columns; c++) {
+        String cell = line[c];
+        String padding = " ".repeat(widths[c] - cell.length());
+        row.append(c == 0 ? cell + padding : padding + cell).append(c % 2 == 1 ? "    " : "  ");
+      }
+      text.append(row.toString().stripTrailing()).append('\n');
+    }
+    return text.toString();
+  }
+}
