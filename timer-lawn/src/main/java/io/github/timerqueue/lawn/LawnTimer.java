@@ -3,17 +3,17 @@ package io.github.timerqueue.lawn;
 import io.github.timerqueue.TimerHandle;
 
 /**
- * A timer of a {@link LawnTimerQueue}: its handle, and its node in the one list it is in while it is
- * pending, either the queue of its TTL or the list of due timers waiting to be handed out.
+ * A timer of a {@link LawnTimerQueue}: its handle, and its node in the one list it is in while it
+ * is pending, either the queue of its TTL or the list of due timers waiting to be handed out.
  */
 final class LawnTimer<T> implements TimerHandle<T> {
   final LawnTimerQueue<T> owner;
   final T payload;
   long deadline;
   /**
-   * When it expires, as an unsigned distance from the queue's start time: its deadline rounded up to
-   * the resolution, or the time it was armed for a deadline already due. Within one TTL queue these
-   * never decrease from head to tail.
+   * When it expires, as an unsigned distance from the queue's start time: its deadline rounded up
+   * to the resolution, or the time it was armed for a deadline already due. Within one TTL queue
+   * these never decrease from head to tail.
    */
   long expiry;
   /** The list it is in: pending if and only if not {@code null}. */

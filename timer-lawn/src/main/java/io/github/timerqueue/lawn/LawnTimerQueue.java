@@ -18,40 +18,41 @@ import java.util.function.Consumer;
  * cancelling it is unlinking it, and expiring is taking heads: all {@code O(1)}, with no cascading
  * and no limit on how far ahead a deadline may lie.
  *
- * <p>What it costs when the assumption does not hold: with {@code Q} distinct TTLs among the pending
- * timers, creating or emptying a queue, and removing a queue's head (by cancel or reschedule), costs
- * {@code O(log Q)} in the index. When every timer has its own TTL ({@code Q = n}) each schedule
- * creates a queue and each expiry empties one, and the lawn becomes a binary heap of one-timer
- * queues behind a hash map: still correct and {@code O(log n)}, but a few times slower than {@code
- * heap}, and {@code scheduleWithin} searches up to {@code Q} queues. Pick a wheel for that load.
+ * <p>What it costs when the assumption does not hold: with {@code Q} distinct TTLs among the
+ * pending timers, creating or emptying a queue, and removing a queue's head (by cancel or
+ * reschedule), costs {@code O(log Q)} in the index. When every timer has its own TTL ({@code Q =
+ * n}) each schedule creates a queue and each expiry empties one, and the lawn becomes a binary heap
+ * of one-timer queues behind a hash map: still correct and {@code O(log n)}, but a few times slower
+ * than {@code heap}, and {@code scheduleWithin} searches up to {@code Q} queues. Pick a wheel for
+ * that load.
  *
  * <h2>Design</h2>
  * <ul>
  *   <li>Time is the unsigned distance from the start time ("elapsed"), counted in ticks of the
- *       resolution {@code r}. A timer armed in tick {@code a} (the tick holding {@code now()}) with a
- *       deadline in the future gets the TTL {@code t >= 1} that makes it expire at the start of tick
- *       {@code a + t}: its deadline rounded up to a multiple of {@code r} counted from the start
- *       time, the latest the contract allows and never early. A deadline at or before {@code now()}
- *       gets TTL 0 and expires at the exact {@code now()} it was armed, so that the next {@code
- *       advance} fires it even with the same {@code now} and even between two multiples of {@code
- *       r}.
+ *       resolution {@code r}. A timer armed in tick {@code a} (the tick holding {@code now()}) with
+ *       a deadline in the future gets the TTL {@code t >= 1} that makes it expire at the start of
+ *       tick {@code a + t}: its deadline rounded up to a multiple of {@code r} counted from the
+ *       start time, the latest the contract allows and never early. A deadline at or before {@code
+ *       now()} gets TTL 0 and expires at the exact {@code now()} it was armed, so that the next
+ *       {@code advance} fires it even with the same {@code now} and even between two multiples of
+ *       {@code r}.
  *   <li>Each TTL has a queue ({@link TtlQueue}) in a map from TTL to queue that does not box its
- *       keys ({@link LongObjectMap}). Within a queue, arrival order is expiry order: two timers of TTL
- *       {@code t} armed in ticks {@code a1 <= a2} expire at {@code a1 + t <= a2 + t} (and both TTL 0
- *       timers at the times they were armed, which never go back). This is the paper's ordering
- *       argument, and it needs only that the clock never moves backwards. Expiries past the end of
- *       the clock's range saturate at its last instant, which keeps them in order.
- *   <li>The non-empty queues are in an indexed heap ({@link HeadIndex}) keyed by the expiry of their
- *       heads, in place of the paper's per-tick scan of every queue. Its first entry is the paper's
- *       closest expiration, exact at all times: an {@code advance} before it returns at once, and
- *       {@link #nextExpiryDelay()} is the exact distance to it.
+ *       keys ({@link LongObjectMap}). Within a queue, arrival order is expiry order: two timers of
+ *       TTL {@code t} armed in ticks {@code a1 <= a2} expire at {@code a1 + t <= a2 + t} (and both
+ *       TTL 0 timers at the times they were armed, which never go back). This is the paper's
+ *       ordering argument, and it needs only that the clock never moves backwards. Expiries past
+ *       the end of the clock's range saturate at its last instant, which keeps them in order.
+ *   <li>The non-empty queues are in an indexed heap ({@link HeadIndex}) keyed by the expiry of
+ *       their heads, in place of the paper's per-tick scan of every queue. Its first entry is the
+ *       paper's closest expiration, exact at all times: an {@code advance} before it returns at
+ *       once, and {@link #nextExpiryDelay()} is the exact distance to it.
  *   <li>A queue that empties leaves the map and the index at once (the paper requires it; the
  *       original C implementation left empty queues behind). Up to {@value #SPARE_QUEUES} emptied
  *       queue objects are kept for the next new TTL, so a TTL whose queue empties and refills again
  *       and again allocates nothing after the first time.
- *   <li>{@code reschedule} unlinks the timer from whatever list it is in before it joins the tail of
- *       its new TTL's queue; the original C implementation's update path could leave a live timer
- *       behind in its old queue.
+ *   <li>{@code reschedule} unlinks the timer from whatever list it is in before it joins the tail
+ *       of its new TTL's queue; the original C implementation's update path could leave a live
+ *       timer behind in its old queue.
  *   <li>Due timers are moved to a list of their own before the first is handed out, which is what
  *       makes timers armed by a handler wait for the next {@code advance} and lets a handler cancel
  *       a due timer before its turn. If a handler throws, the rest stay on that list, still pending
@@ -74,16 +75,16 @@ import java.util.function.Consumer;
  *
  * <h2>Costs</h2>
  * With {@code n} pending timers in {@code Q} TTL queues: {@code schedule} {@code O(1)} expected, or
- * {@code O(log Q)} when it creates a queue; {@code cancel} {@code O(1)}, or {@code O(log Q)} when it
- * removes a queue's head; {@code reschedule} the two together; {@code advance} {@code O(1)} when
- * nothing is due, otherwise {@code O(e + s log Q)} for {@code e} fired timers taken from the queues
- * in {@code s <= e} runs (a run is a stretch of one queue that expires before any other queue's
- * head; in the paper's regime, bursts of one TTL, runs are long); {@code nextExpiryDelay} and {@code
- * size} {@code O(1)}; {@code scheduleWithin} {@code O(min(w, Q))} to look for a queue to join, for a
- * range {@code w} ticks wide, then as {@code schedule}; {@code clear}, {@code drain} and {@code
- * forEach} {@code O(n + Q)}. Nothing is allocated but the handle by {@code schedule} and {@code
- * scheduleWithin}, and nothing at all by the other operations, except when a table grows to a size
- * it never had (or a queue is created while no spare is left).
+ * {@code O(log Q)} when it creates a queue; {@code cancel} {@code O(1)}, or {@code O(log Q)} when
+ * it removes a queue's head or empties a queue; {@code reschedule} the two together; {@code
+ * advance} {@code O(1)} when nothing is due, otherwise {@code O(e + s log Q)} for {@code e} fired
+ * timers taken from the queues in {@code s <= e} runs (a run is a stretch of one queue that expires
+ * before any other queue's head; in the paper's regime, bursts of one TTL, runs are long); {@code
+ * nextExpiryDelay} and {@code size} {@code O(1)}; {@code scheduleWithin} {@code O(min(w, Q))} to
+ * look for a queue to join, for a range {@code w} ticks wide, then as {@code schedule}; {@code
+ * clear}, {@code drain} and {@code forEach} {@code O(n + Q)}. Nothing is allocated but the handle
+ * by {@code schedule} and {@code scheduleWithin}, and nothing at all by the other operations,
+ * except when a table grows to a size it never had (or a queue is created while no spare is left).
  */
 final class LawnTimerQueue<T> implements TimerQueue<T> {
   /** How many emptied queue objects are kept for reuse. */
@@ -93,7 +94,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   /** The queue's clock, and its unsigned distance from the start time. */
   private long now;
   private long elapsed;
-  /** {@link #elapsed} rounded down to a multiple of the resolution: the start of the current tick. */
+  /** {@link #elapsed} rounded down to a multiple of the resolution: the current tick's start. */
   private long tickStart;
   private int size;
 
@@ -141,15 +142,17 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   /**
    * {@inheritDoc}
    *
-   * <p>The lawn is cheapest when TTLs are few, so the timer joins an existing queue when one expires
-   * within the range for a timer armed now: the one with the smallest such TTL, found by probing
-   * the map for each TTL of the range or by scanning the queues, whichever is shorter ({@code
-   * O(min(w, Q))}). Otherwise it starts a queue whose TTL is the "roundest" in the range, the one
-   * with the most trailing zero bits, so that timers with overlapping ranges arriving later tend to
-   * find it; a range that includes {@code now()} is due at once, like a deadline in the past. The
-   * chosen deadline is the expiry of that queue, or {@code latest} when the expiry is {@code latest}
-   * rounded up to the resolution: either way the timer then behaves exactly as one scheduled at the
-   * chosen deadline.
+   * <p>The lawn is cheapest when TTLs are few, so the timer joins an existing queue when one
+   * expires within the range for a timer armed now: the one with the smallest such TTL, found by
+   * probing the map for each TTL of the range or by scanning the queues, whichever is shorter
+   * ({@code O(min(w, Q))}). Otherwise it starts a queue whose TTL is the "roundest" in the range,
+   * the one with the most trailing zero bits, so that timers with overlapping ranges arriving later
+   * tend to find it; a range that includes {@code now()} is due at once, like a deadline in the
+   * past. The chosen deadline is the expiry of that queue, or {@code latest} when the expiry is
+   * {@code latest} rounded up to the resolution: either way the timer then behaves exactly as one
+   * scheduled at the chosen deadline. A {@code latest} more than {@code Long.MAX_VALUE} ahead of
+   * {@code now()} while {@code earliest} is not counts as {@code now() + Long.MAX_VALUE}: the
+   * contract's signed difference would otherwise put the end of the range before its start.
    */
   @Override
   public TimerHandle<T> scheduleWithin(long earliest, long latest, T payload) {
@@ -158,7 +161,13 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
       throw new IllegalArgumentException(
           "earliest (" + earliest + ") must not be after latest (" + latest + ")");
     }
-    long lowest = ttlOf(earliest - now);
+    long earliestDistance = earliest - now;
+    if (latest - now < earliestDistance) {
+      // latest is more than Long.MAX_VALUE ahead: by the signed-difference rule it alone would lie
+      // in the past, before an earliest that does not. Cut the range at the farthest deadline.
+      latest = now + Long.MAX_VALUE;
+    }
+    long lowest = ttlOf(earliestDistance);
     long highest = ttlOf(latest - now);
     TtlQueue<T> existing = queueWithTtlBetween(lowest, highest);
     long ttl = existing != null ? existing.ttl : roundestBetween(lowest, highest);
@@ -210,7 +219,8 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     if (step > 0) {
       this.now = now;
       this.elapsed += step;
-      this.tickStart = elapsed - Long.remainderUnsigned(elapsed, resolution);
+      this.tickStart =
+          resolution == 1 ? elapsed : elapsed - Long.remainderUnsigned(elapsed, resolution);
     }
     collectDue(limit);
     if (due.isEmpty()) {
@@ -363,8 +373,8 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   }
 
   /**
-   * When a timer armed now with a TTL expires (unsigned): now itself for TTL 0, else the start of the
-   * tick {@code ttl} ticks ahead, saturating at the end of the clock's range.
+   * When a timer armed now with a TTL expires (unsigned): now itself for TTL 0, else the start of
+   * the tick {@code ttl} ticks ahead, saturating at the end of the clock's range.
    */
   private long expiryOf(long ttl) {
     if (ttl == 0) {
@@ -425,7 +435,8 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     while (due.size < limit && !index.isEmpty()
         && Long.compareUnsigned(index.firstExpiry(), elapsed) <= 0) {
       TtlQueue<T> queue = index.first();
-      // Take a run: this queue's timers that are due and expire no later than any other queue's head.
+      // Take a run: the timers of this queue that are due and expire no later than the head of
+      // any other queue, which keeps the due list in expiry order.
       long runEnd = index.secondExpiry();
       if (Long.compareUnsigned(elapsed, runEnd) < 0) {
         runEnd = elapsed;
@@ -445,7 +456,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     }
   }
 
-  /** Takes an emptied queue out of the map and the index, and keeps it for reuse if there is room. */
+  /** Takes an emptied queue out of the map and the index; keeps it for reuse if room is left. */
   private void retire(TtlQueue<T> queue) {
     index.remove(queue);
     queuesByTtl.remove(queue.ttl);
@@ -465,9 +476,9 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   }
 
   /**
-   * An existing queue whose TTL is in {@code [lowest, highest]}, the smallest such, or {@code null}:
-   * by probing the map for each TTL of the range when it is narrower than the number of queues,
-   * else by scanning the queues.
+   * An existing queue whose TTL is in {@code [lowest, highest]}, the smallest such, or {@code
+   * null}: by probing the map for each TTL of the range when it is narrower than the number of
+   * queues, else by scanning the queues.
    */
   private TtlQueue<T> queueWithTtlBetween(long lowest, long highest) {
     int queues = index.size();
@@ -492,8 +503,8 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
 
   /**
    * The TTL in {@code [lowest, highest]} with the most trailing zero bits: {@code highest} with
-   * every bit below the highest bit in which it differs from {@code lowest - 1} cleared. That bit is
-   * set in {@code highest} and clear in {@code lowest - 1}, so the result is in the range.
+   * every bit below the highest bit in which it differs from {@code lowest - 1} cleared. That bit
+   * is set in {@code highest} and clear in {@code lowest - 1}, so the result is in the range.
    */
   private static long roundestBetween(long lowest, long highest) {
     if (lowest == 0) {

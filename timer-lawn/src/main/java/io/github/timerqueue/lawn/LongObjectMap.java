@@ -40,7 +40,7 @@ final class LongObjectMap<V> {
     return size;
   }
 
-  /** Returns the value of {@code key}, or {@code null} if it has none (a negative key never has). */
+  /** Returns the value of {@code key}, or {@code null} if it has none (no negative key has one). */
   V get(long key) {
     long[] keys = this.keys;
     int mask = keys.length - 1;

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The hot-path rule: once the handles exist, re-arming, cancelling, advancing and asking for the
- * next delay allocate nothing, even while TTL queues empty and refill. Counted in bytes allocated by
- * this thread, which HotSpot reports exactly; no timing is measured.
+ * next delay allocate nothing, even while TTL queues empty and refill. Counted in bytes allocated
+ * by this thread, which HotSpot reports exactly; no timing is measured.
  */
 class LawnAllocationTest {
   private static final long[] ROAMING_TTLS = {3, 5, 7, 11, 64, 1_000, 12_345};
@@ -24,7 +24,8 @@ class LawnAllocationTest {
     assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean);
     com.sun.management.ThreadMXBean threads =
         (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
+    assumeTrue(threads.isThreadAllocatedMemorySupported());
+    assumeTrue(threads.isThreadAllocatedMemoryEnabled());
 
     LawnTimerQueue<Long> lawn = new LawnTimerQueue<>(TimerConfig.defaults());
     // The payload is the period: each fired timer re-arms itself one period ahead.
@@ -39,7 +40,8 @@ class LawnAllocationTest {
     for (int i = 0; i < 8; i++) {
       roamers.add(lawn.schedule(1_000_000, 0L));
     }
-    Consumer<TimerHandle<Long>> rearm = timer -> lawn.reschedule(timer, lawn.now() + timer.payload());
+    Consumer<TimerHandle<Long>> rearm =
+        timer -> lawn.reschedule(timer, lawn.now() + timer.payload());
     long[] checksum = {0};
     Runnable workload = () -> {
       for (int step = 0; step < 1_000; step++) {

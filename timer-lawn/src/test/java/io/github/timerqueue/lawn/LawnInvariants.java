@@ -10,7 +10,8 @@ import java.util.Map;
  * <ul>
  *   <li>every TTL queue is non-empty, correctly linked, and sorted by expiry from head to tail, and
  *       no timer in it expires later than a timer of its TTL armed now would;
- *   <li>the index is a heap, each entry knows its position, and each key is its queue's head expiry;
+ *   <li>the index is a heap, each entry knows its position, and each key is its queue's head
+ *       expiry;
  *   <li>the map and the index hold the same queues, one per TTL;
  *   <li>each pending timer is in exactly one list, which its {@code list} field names;
  *   <li>{@code size()} is the number of timers in the queues and the due list;

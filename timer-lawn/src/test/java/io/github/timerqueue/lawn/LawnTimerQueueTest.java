@@ -457,6 +457,24 @@ class LawnTimerQueueTest {
     }
 
     @Test
+    void aLatestMoreThanLongMaxValueAheadIsTakenAsTheFarthestDeadlineNotAsThePast() {
+      // latest - earliest >= 0, but latest - now wraps: by the signed-difference rule latest alone
+      // would lie in the past while earliest does not. The range is cut at now + Long.MAX_VALUE.
+      LawnTimerQueue<String> lawn = lawn(0, 1);
+      advance(lawn, 1_000);
+      long earliest = lawn.now() + 100;
+      long latest = earliest + Long.MAX_VALUE - 50;
+
+      TimerHandle<String> timer = lawn.scheduleWithin(earliest, latest, "t");
+      LawnInvariants.check(lawn);
+
+      assertThat(timer.deadline() - earliest).isGreaterThanOrEqualTo(0);
+      assertThat(timer.deadline() - lawn.now()).isBetween(100L, Long.MAX_VALUE);
+      assertThat(advance(lawn, earliest - 1)).isEmpty();
+      assertThat(timer.isPending()).isTrue();
+    }
+
+    @Test
     void withAResolutionTheReportedDeadlineIsOneThatFiresWhenTheTimerDoes() {
       LawnTimerQueue<String> lawn = lawn(0, 10);
       advance(lawn, 5);

@@ -120,8 +120,9 @@ class LawnWorkloadTest {
       this.resolution = resolution;
       this.random = new SplittableRandom(seed);
       // The paper's regime: a few TTLs used again and again.
-      this.commonTtls =
-          new long[] {1, resolution, 3 * resolution + 1, 100 * resolution, 12_345, 999 * resolution};
+      this.commonTtls = new long[] {
+        1, resolution, 3 * resolution + 1, 100 * resolution, 12_345, 999 * resolution
+      };
     }
 
     void run(int operations) {
@@ -158,9 +159,8 @@ class LawnWorkloadTest {
         return "schedule " + schedule();
       } else if (roll < 740) {
         long earliest = lawn.now() + distance();
-        TimerHandle<Long> timer =
-            lawn.scheduleWithin(earliest, earliest + random.nextLong(4 * resolution), nextPayload++);
-        remember(timer);
+        long latest = earliest + random.nextLong(4 * resolution);
+        remember(lawn.scheduleWithin(earliest, latest, nextPayload++));
         return "scheduleWithin";
       } else if (roll < 960) {
         if (handles.isEmpty()) {
