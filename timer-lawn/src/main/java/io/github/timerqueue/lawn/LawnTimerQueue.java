@@ -441,14 +441,16 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
       if (Long.compareUnsigned(elapsed, runEnd) < 0) {
         runEnd = elapsed;
       }
-      LawnTimer<T> timer = queue.head;
-      do {
-        queue.remove(timer);
-        due.append(timer);
-        timer = queue.head;
-      } while (timer != null && due.size < limit
-          && Long.compareUnsigned(timer.expiry, runEnd) <= 0);
-      if (timer == null) {
+      int room = limit - due.size;
+      LawnTimer<T> last = queue.head;
+      int count = 1;
+      for (LawnTimer<T> next = last.next; next != null && count < room
+          && Long.compareUnsigned(next.expiry, runEnd) <= 0; next = next.next) {
+        last = next;
+        count++;
+      }
+      queue.moveFirstTo(due, last, count);
+      if (queue.isEmpty()) {
         retire(queue);
       } else {
         index.headRemoved(queue);

@@ -48,6 +48,34 @@ class TimerList<T> {
     size--;
   }
 
+  /**
+   * Moves the first {@code count} timers, up to and including {@code last}, to the tail of {@code
+   * target} in their order: one splice of the links, and one write per timer to name its new list.
+   */
+  final void moveFirstTo(TimerList<T> target, LawnTimer<T> last, int count) {
+    LawnTimer<T> first = head;
+    for (LawnTimer<T> timer = first; timer != last; timer = timer.next) {
+      timer.list = target;
+    }
+    last.list = target;
+    head = last.next;
+    if (head == null) {
+      tail = null;
+    } else {
+      head.previous = null;
+    }
+    size -= count;
+    last.next = null;
+    first.previous = target.tail;
+    if (target.tail == null) {
+      target.head = first;
+    } else {
+      target.tail.next = first;
+    }
+    target.tail = last;
+    target.size += count;
+  }
+
   /** Takes every timer out of this list without handing any out. */
   final void removeAll() {
     LawnTimer<T> timer = head;
