@@ -1,0 +1,320 @@
+package io.github.timerqueue.wheel;
+
+import static io.github.timerqueue.wheel.WheelProbe.timersInLevel;
+import static io.github.timerqueue.wheel.WheelProbe.wheel;
+import static io.github.timerqueue.wheel.WheelProbe.where;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.timerqueue.TimerHandle;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Long seeded random runs: the structure's invariants after every operation, timers firing exactly
+ * in the advance that enters the interval after their key, first in first out among equal
+ * deadlines, and the cost bound of advancing. {@code -Dtimerqueue.soak=true} makes the runs 50
+ * times longer.
+ */
+class TimingWheelRandomizedTest {
+  private static final int SCALE = Boolean.getBoolean("timerqueue.soak") ? 50 : 1;
+
+  static Stream<Arguments> configurations() {
+    return Stream.of(
+        Arguments.of("1", 1L),
+        Arguments.of("2,2,2", 1L),
+        Arguments.of("2,2,2", 7L),
+        Arguments.of("3,1,2", 64L),
+        Arguments.of("5,4,3,2,1", 3L),
+        Arguments.of("11,10,10,10,10,10,1", 1L),
+        Arguments.of("11,10,10,10,10,10,1", 1_000L));
+  }
+
+  @ParameterizedTest
+  @MethodSource("configurations")
+  void randomOperationsKeepTheInvariantsAndFireEachTimerInItsInterval(
+      String levelBits, long resolution) {
+    new ModelRun(levelBits, resolution, 31L * levelBits.hashCode() + resolution)
+        .run(10_000 * SCALE);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"11,10,10,10,10,10,1", "8,8,8,8", "4,4,4,4,4,4", "2,2,2", "1"})
+  void advancingByRandomAmountsNeverVisitsMoreSlotsThanOneRotationPerNonEmptyLevel(
+      String levelBits) {
+    SplittableRandom random = new SplittableRandom(levelBits.hashCode());
+    TimingWheel<Long> wheel = wheel(levelBits, random.nextLong(), 1);
+    long[] rearmed = {0};
+    for (int i = 0; i < 3_000; i++) {
+      wheel.schedule(wheel.now() + logUniform(random, 41), (long) i);
+    }
+    for (int advance = 0; advance < 5_000 * SCALE; advance++) {
+      long oneRotationPerNonEmptyLevel = 0;
+      long timersInLevels = 0;
+      for (int level = 0; level < wheel.levels; level++) {
+        int timers = timersInLevel(wheel, level);
+        timersInLevels += timers;
+        if (timers > 0) {
+          oneRotationPerNonEmptyLevel += 1L << wheel.levelBits.bits(level);
+        }
+      }
+      long visitsBefore = wheel.slotVisits;
+
+      wheel.advance(wheel.now() + logUniform(random, 40), timer -> {
+        rearmed[0]++;
+        wheel.reschedule(timer, wheel.now() + logUniform(random, 41));
+      });
+
+      long visits = wheel.slotVisits - visitsBefore;
+      assertThat(visits).as("advance %d", advance)
+          .isLessThanOrEqualTo(oneRotationPerNonEmptyLevel)
+          .isLessThanOrEqualTo(timersInLevels);
+    }
+    assertThat(wheel.size()).isEqualTo(3_000);
+    assertThat(rearmed[0]).as("timers fired and were re-armed").isGreaterThan(5_000);
+    TimingWheelInvariants.check(wheel);
+  }
+
+  /** A random value from 1 to 2^bits, each power of two about as likely as the others. */
+  private static long logUniform(SplittableRandom random, int bits) {
+    int bit = random.nextInt(bits);
+    return (1L << bit) + random.nextLong(1L << bit);
+  }
+
+  /** A random mix of operations, each checked against what the wheel must do exactly. */
+  private static final class ModelRun {
+    private static final long MAX_ELAPSED = 1L << 61;
+
+    private final TimingWheel<Long> wheel;
+    private final long resolution;
+    private final SplittableRandom random;
+    private final boolean checkEveryOperation;
+    private final List<TimerHandle<Long>> handles = new ArrayList<>();
+    private final Map<Long, Expected> expected = new HashMap<>();
+    private long elapsed;
+    private long nextSequence;
+    private int pending;
+
+    /** What the model knows of one timer. */
+    private static final class Expected {
+      final TimerHandle<Long> handle;
+      boolean pending;
+      /** Armed with a deadline at or before the clock: due at the next advance. */
+      boolean armedDue;
+      boolean coarse;
+      int coarsePosition;
+      long key;
+      long deadline;
+      long sequence;
+
+      Expected(TimerHandle<Long> handle) {
+        this.handle = handle;
+      }
+    }
+
+    ModelRun(String levelBits, long resolution, long seed) {
+      this.random = new SplittableRandom(seed);
+      this.wheel = wheel(levelBits, random.nextLong(), resolution);
+      this.resolution = resolution;
+      this.checkEveryOperation = wheel.heads.length < 4_096;
+    }
+
+    void run(int operations) {
+      for (int op = 0; op < operations; op++) {
+        int roll = random.nextInt(100);
+        if (roll < 30 && pending < 1_000) {
+          schedule();
+        } else if (roll < 40 && pending < 1_000) {
+          scheduleWithin();
+        } else if (roll < 52) {
+          reschedule();
+        } else if (roll < 62) {
+          cancel();
+        } else if (roll < 90) {
+          advance();
+        } else if (roll < 99) {
+          checkNextExpiryDelay();
+        } else if (random.nextBoolean()) {
+          wheel.clear();
+          expected.values().forEach(model -> model.pending = false);
+          pending = 0;
+        } else {
+          wheel.drain(timer -> expected.get(timer.payload()).pending = false);
+          pending = 0;
+        }
+        assertThat(wheel.size()).isEqualTo(pending);
+        if (checkEveryOperation || op % 50 == 0) {
+          TimingWheelInvariants.check(wheel);
+          checkCoarseTimersStayPut();
+        }
+      }
+    }
+
+    private void schedule() {
+      long deadline = wheel.now() + randomDistance();
+      TimerHandle<Long> timer = wheel.schedule(deadline, (long) handles.size());
+      handles.add(timer);
+      Expected model = new Expected(timer);
+      expected.put(timer.payload(), model);
+      arm(model, timer, deadline);
+    }
+
+    private void scheduleWithin() {
+      long earliest = wheel.now() + randomDistance();
+      long latest = earliest + Math.min(logUniform(random, 40) - 1, Long.MAX_VALUE / 4);
+      TimerHandle<Long> timer = wheel.scheduleWithin(earliest, latest, (long) handles.size());
+      assertThat(timer.deadline() - earliest).as("chosen before earliest").isNotNegative();
+      assertThat(latest - timer.deadline()).as("chosen after latest").isNotNegative();
+      handles.add(timer);
+      Expected model = new Expected(timer);
+      expected.put(timer.payload(), model);
+      arm(model, timer, timer.deadline());
+    }
+
+    private void reschedule() {
+      if (handles.isEmpty()) {
+        return;
+      }
+      TimerHandle<Long> timer = handles.get(random.nextInt(handles.size()));
+      Expected model = expected.get(timer.payload());
+      long deadline = wheel.now() + randomDistance();
+      assertThat(wheel.reschedule(timer, deadline)).isEqualTo(model.pending);
+      if (model.pending) {
+        pending--;
+      }
+      arm(model, timer, deadline);
+    }
+
+    private void cancel() {
+      if (handles.isEmpty()) {
+        return;
+      }
+      TimerHandle<Long> timer = handles.get(random.nextInt(handles.size()));
+      Expected model = expected.get(timer.payload());
+      assertThat(wheel.cancel(timer)).isEqualTo(model.pending);
+      if (model.pending) {
+        pending--;
+        model.pending = false;
+      }
+    }
+
+    private void arm(Expected model, TimerHandle<Long> timer, long deadline) {
+      long distance = deadline - wheel.now();
+      model.pending = true;
+      model.deadline = deadline;
+      model.sequence = nextSequence++;
+      model.armedDue = distance <= 0;
+      model.key = model.armedDue ? 0 : Long.divideUnsigned(elapsed + distance - 1, resolution);
+      String where = where(wheel, timer);
+      model.coarse = where.startsWith("coarse");
+      model.coarsePosition = ((WheelTimer<?>) timer).position;
+      assertThat(where.equals("due")).as("%s armed %d ahead", where, distance)
+          .isEqualTo(model.armedDue);
+      pending++;
+    }
+
+    private void advance() {
+      long step;
+      int kind = random.nextInt(100);
+      if (kind < 5) {
+        step = -random.nextLong(1, 1_000);
+      } else if (kind < 10) {
+        step = 0;
+      } else if (kind < 70) {
+        step = random.nextLong(1, 4 * resolution + 2);
+      } else if (kind < 97 || elapsed > MAX_ELAPSED / 2) {
+        step = random.nextLong(1, 1L << 16);
+      } else {
+        step = logUniform(random, 40);
+      }
+      if (step > 0) {
+        elapsed += step;
+      }
+      long intervalNum = Long.divideUnsigned(elapsed, resolution);
+      List<Expected> fired = new ArrayList<>();
+
+      wheel.advance(wheel.now() + step, timer -> {
+        assertThat(timer.isPending()).isFalse();
+        Expected model = expected.get(timer.payload());
+        assertThat(model.pending).as("fired a timer that was not pending").isTrue();
+        assertThat(model.armedDue || Long.compareUnsigned(model.key, intervalNum) < 0)
+            .as("fired timer #%d with key %d in interval %d", timer.payload(), model.key,
+                intervalNum)
+            .isTrue();
+        model.pending = false;
+        fired.add(model);
+      });
+
+      pending -= fired.size();
+      for (Expected model : expected.values()) {
+        if (model.pending
+            && (model.armedDue || Long.compareUnsigned(model.key, intervalNum) < 0)) {
+          throw new AssertionError(
+              "a timer with key " + model.key + " did not fire in interval " + intervalNum);
+        }
+      }
+      checkFirstInFirstOut(fired);
+    }
+
+    /** Timers with the same deadline and kind fire in arming order. */
+    private static void checkFirstInFirstOut(List<Expected> fired) {
+      Map<String, Long> lastSequence = new HashMap<>();
+      for (Expected model : fired) {
+        String kind = model.deadline + (model.armedDue ? " due" : model.coarse ? " coarse" : "");
+        Long previous = lastSequence.put(kind, model.sequence);
+        assertThat(previous == null || previous < model.sequence)
+            .as("timers with deadline %s fired out of arming order", kind).isTrue();
+      }
+    }
+
+    private void checkNextExpiryDelay() {
+      long delay = wheel.nextExpiryDelay();
+      long expectedDelay = Long.MAX_VALUE;
+      for (Expected model : expected.values()) {
+        if (!model.pending) {
+          continue;
+        }
+        long firesIn = model.armedDue ? 0 : (model.key + 1) * resolution - elapsed;
+        if (Long.compareUnsigned(firesIn, Long.MAX_VALUE - 1) > 0) {
+          firesIn = Long.MAX_VALUE - 1;
+        }
+        expectedDelay = Math.min(expectedDelay, firesIn);
+      }
+      assertThat(delay).isEqualTo(expectedDelay);
+    }
+
+    private void checkCoarseTimersStayPut() {
+      for (Expected model : expected.values()) {
+        if (model.pending && model.coarse
+            && ((WheelTimer<?>) model.handle).position != model.coarsePosition) {
+          throw new AssertionError("a coarse timer moved: " + model.handle);
+        }
+      }
+    }
+
+    private long randomDistance() {
+      int kind = random.nextInt(100);
+      if (kind < 5) {
+        return -random.nextLong(0, 1L << random.nextInt(1, 63));
+      } else if (kind < 8) {
+        return 0;
+      } else if (kind < 10) {
+        return Long.MAX_VALUE - random.nextLong(0, 4);
+      } else if (kind < 55) {
+        return random.nextLong(1, 8 * resolution + 8);
+      } else if (kind < 80) {
+        return random.nextLong(1, 1L << 16);
+      } else if (kind < 95) {
+        return random.nextLong(1, 1L << 32);
+      }
+      return random.nextLong(1, 1L << 60);
+    }
+  }
+}
