@@ -22,9 +22,9 @@ import java.util.function.Consumer;
  * pending timers, creating or emptying a queue, and removing a queue's head (by cancel or
  * reschedule), costs {@code O(log Q)} in the index. When every timer has its own TTL ({@code Q =
  * n}) each schedule creates a queue and each expiry empties one, and the lawn becomes a binary heap
- * of one-timer queues behind a hash map: still correct and {@code O(log n)}, but a few times slower
- * than {@code heap}, and {@code scheduleWithin} searches up to {@code Q} queues. Pick a wheel for
- * that load.
+ * of one-timer queues behind a hash map: still correct and {@code O(log n)}, but doing the work of
+ * {@code heap} plus a hash insertion and removal per timer, and {@code scheduleWithin} searches up
+ * to {@code Q} queues. Pick {@code heap} or a wheel for that load.
  *
  * <h2>Design</h2>
  * <ul>
