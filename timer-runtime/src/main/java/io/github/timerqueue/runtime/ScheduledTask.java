@@ -16,11 +16,11 @@ import java.util.concurrent.TimeUnit;
  * @param <V> the result type
  */
 final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledFuture<V>, TimerTask {
-  private static final VarHandle RELEASED;
+  private static final VarHandle COUNTED;
 
   static {
     try {
-      RELEASED = MethodHandles.lookup().findVarHandle(ScheduledTask.class, "released", boolean.class);
+      COUNTED = MethodHandles.lookup().findVarHandle(ScheduledTask.class, "counted", boolean.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -30,9 +30,13 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
   /** Nanoseconds: 0 runs once, more than 0 at a fixed rate, less than 0 with a fixed delay. */
   private final long period;
   final TimerEntry timeout;
-  /** Whether the executor stopped counting this task as outstanding. */
-  @SuppressWarnings("unused") // accessed through RELEASED
-  private volatile boolean released;
+  /**
+   * Whether the executor counts this task as outstanding: from when it is scheduled until it is
+   * done or handed back. A task that was made by {@code newTaskFor} but never scheduled (an
+   * ExecutorCompletionService wraps such tasks in its own) is never counted.
+   */
+  @SuppressWarnings("unused") // accessed through COUNTED
+  private volatile boolean counted;
 
   ScheduledTask(TimerScheduledExecutorService executor, Callable<V> callable) {
     super(callable);
@@ -94,9 +98,14 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
     executor.taskDone(this);
   }
 
-  /** Returns {@code true} the first time it is called: the task leaves the outstanding count. */
+  /** The task enters the executor's outstanding count. */
+  void count() {
+    COUNTED.setVolatile(this, true);
+  }
+
+  /** Returns {@code true} if the task was counted and now leaves the count; once. */
   boolean release() {
-    return RELEASED.compareAndSet(this, false, true);
+    return COUNTED.compareAndSet(this, true, false);
   }
 
   @Override

@@ -45,9 +45,9 @@ public interface Timeout {
    *     possible
    * @param unit the unit of {@code delay}
    * @return {@code true} if the timeout was pending before this call
-   * @throws RejectedExecutionException if the service is stopped, or if the timeout was not
-   *     pending and the service already holds its maximum number of pending timeouts; the timeout
-   *     is then not pending
+   * @throws RejectedExecutionException if the service is stopped (the timeout is then not pending
+   *     once {@link TimerService#stop()} has returned), or if the timeout was not pending and the
+   *     service already holds its maximum number of pending timeouts (it stays as it was)
    * @throws NullPointerException if {@code unit} is {@code null}
    */
   boolean reschedule(long delay, TimeUnit unit);

@@ -16,9 +16,10 @@ import java.util.concurrent.TimeUnit;
  * #QUEUED} bit that says the entry is in the request queue, and above them a version that every
  * arming increments. Users change the timeout under the lock and then make sure it is queued;
  * however often they change it before the timer thread looks, it is queued once, and the timer
- * thread applies only its latest state. The timer thread never takes the lock: it fires a timer by
- * a compare-and-set from exactly the stamp it armed, so a concurrent cancel or re-arm either
- * happens before the fire (and the fire fails) or after it.
+ * thread applies only its latest state. The timer thread never takes the lock, but waits while it
+ * is held (a few stores), then fires a timer by a compare-and-set from exactly the stamp it armed:
+ * a concurrent cancel or re-arm either happens before the fire (and the fire fails, the change
+ * being queued) or after it.
  */
 final class TimerEntry extends Request implements Timeout, Runnable {
   static final long PENDING = 0;
@@ -81,7 +82,7 @@ final class TimerEntry extends Request implements Timeout, Runnable {
     }
     long before = lock();
     if (state(before) != PENDING) {
-      unlockUnchanged(before);
+      unlockTo(before & ARMING_MASK);
       return false;
     }
     publish((before & ~STATE_MASK & ARMING_MASK) | CANCELLED);
@@ -151,7 +152,7 @@ final class TimerEntry extends Request implements Timeout, Runnable {
     try {
       service.admit(wasPending);
     } catch (RejectedExecutionException e) {
-      unlockUnchanged(before);
+      unlockTo(before & ARMING_MASK);
       throw e;
     }
     DEADLINE.setOpaque(this, deadline);
@@ -182,7 +183,7 @@ final class TimerEntry extends Request implements Timeout, Runnable {
   boolean revoke(long arming) {
     long before = lock();
     if ((before & ARMING_MASK) != arming) {
-      unlockUnchanged(before);
+      unlockTo(before & ARMING_MASK);
       return false;
     }
     unlockTo((before & ARMING_MASK & ~STATE_MASK) | CANCELLED);
@@ -211,12 +212,26 @@ final class TimerEntry extends Request implements Timeout, Runnable {
   }
 
   /**
-   * Marks the entry expired if it is still armed as {@link #armedStamp} and nobody is changing it;
-   * returns whether it did, in which case the caller runs the task.
+   * Returns the stamp once no user thread holds the lock. The timer thread waits rather than
+   * skipping the entry, so that an entry is never left between the queue and the request queue.
+   */
+  long unlockedStamp() {
+    for (int spins = 0; ; spins++) {
+      long current = (long) STAMP.getVolatile(this);
+      if ((current & LOCKED) == 0) {
+        return current;
+      }
+      backOff(spins);
+    }
+  }
+
+  /**
+   * Marks the entry expired if it is still armed as {@link #armedStamp}; returns whether it did, in
+   * which case the caller runs the task.
    */
   boolean tryExpire() {
     while (true) {
-      long current = (long) STAMP.getVolatile(this);
+      long current = unlockedStamp();
       if ((current & ~QUEUED) != armedStamp) {
         return false;
       }
@@ -239,11 +254,17 @@ final class TimerEntry extends Request implements Timeout, Runnable {
         if (STAMP.compareAndSet(this, current, current | LOCKED)) {
           return current;
         }
-      } else if (spins < 100) {
-        Thread.onSpinWait();
       } else {
-        Thread.yield(); // the holder may have been descheduled
+        backOff(spins);
       }
+    }
+  }
+
+  private static void backOff(int spins) {
+    if (spins < 100) {
+      Thread.onSpinWait();
+    } else {
+      Thread.yield(); // the holder may have been descheduled
     }
   }
 
@@ -257,18 +278,6 @@ final class TimerEntry extends Request implements Timeout, Runnable {
     long previous = (long) STAMP.getAndSet(this, next | QUEUED);
     if ((previous & QUEUED) == 0) {
       service.loop.offer(this);
-    }
-  }
-
-  /**
-   * Unlocks without a change. A pending entry is queued again, because the timer thread may have
-   * tried to fire it while it was locked; for the others the queued bit is kept as it is.
-   */
-  private void unlockUnchanged(long before) {
-    if (state(before) == PENDING) {
-      publish(before & ARMING_MASK);
-    } else {
-      unlockTo(before & ARMING_MASK);
     }
   }
 

@@ -236,38 +236,42 @@ final class TimerLoop {
     }
   }
 
-  /** Brings the queue in line with the entry's latest state. */
+  /**
+   * Brings the queue in line with the entry's latest state. The queued bit is cleared first, so
+   * that a change made from then on queues the entry again.
+   */
   void apply(TimerEntry entry) {
-    long stamp = entry.dequeued() & ~TimerEntry.QUEUED;
-    if ((stamp & TimerEntry.LOCKED) != 0) {
-      return; // the holder queues the entry again when it unlocks, as we just cleared the bit
-    }
-    TimerHandle<TimerEntry> slot = entry.slot;
-    if (TimerEntry.state(stamp) != TimerEntry.PENDING) {
-      if (slot != null && slot.isPending()) {
-        queue.cancel(slot);
+    entry.dequeued();
+    while (true) {
+      long stamp = entry.unlockedStamp() & ~TimerEntry.QUEUED;
+      TimerHandle<TimerEntry> slot = entry.slot;
+      if (TimerEntry.state(stamp) != TimerEntry.PENDING) {
+        if (slot != null && slot.isPending()) {
+          queue.cancel(slot);
+        }
+        return;
       }
+      if (stamp == entry.armedStamp) {
+        return; // armed as it is already
+      }
+      long deadline = entry.deadline();
+      if ((entry.stamp() & ~TimerEntry.QUEUED) != stamp) {
+        continue; // changed while we read the deadline, which may belong to the change
+      }
+      if (slot == null) {
+        entry.slot = queue.schedule(deadline, entry);
+      } else {
+        queue.reschedule(slot, deadline);
+      }
+      entry.armedStamp = stamp;
       return;
     }
-    if (stamp == entry.armedStamp && slot != null && slot.isPending()) {
-      return; // already armed as it is
-    }
-    long deadline = entry.deadline();
-    if ((entry.stamp() & ~TimerEntry.QUEUED) != stamp) {
-      return; // changed since we read the stamp, so the deadline may be newer; it is queued again
-    }
-    if (slot == null) {
-      entry.slot = queue.schedule(deadline, entry);
-    } else {
-      queue.reschedule(slot, deadline);
-    }
-    entry.armedStamp = stamp;
   }
 
   private void fire(TimerHandle<TimerEntry> slot) {
     TimerEntry entry = slot.payload();
     if (!entry.tryExpire()) {
-      return; // cancelled or re-armed meanwhile; its request is queued
+      return; // cancelled or re-armed since it was armed; that change is queued
     }
     service.fired();
     if (taskExecutor == null) {

@@ -166,9 +166,10 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
 
   /**
    * Stops at once: no new task is accepted, no waiting task starts, the task running on the timer
-   * thread is interrupted, and the tasks that had not started are returned (they are not
-   * cancelled; each is the {@link ScheduledFuture} that {@code schedule} returned, and can be
-   * run). See the class documentation for what this waits for.
+   * thread is interrupted, and the tasks that had not started are returned. They are not
+   * cancelled: each is the {@link ScheduledFuture} that {@code schedule} returned (or, for {@code
+   * execute}, one with no delay), and, as with {@link ScheduledThreadPoolExecutor}, running it now
+   * cancels it. See the class documentation for what this waits for.
    *
    * @return the tasks that had not started, in no particular order
    */
@@ -314,6 +315,7 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
   }
 
   private <T extends ScheduledTask<?>> T delayedExecute(T task, long delay, TimeUnit unit) {
+    task.count();
     outstanding.incrementAndGet();
     if (isShutdown()) {
       task.release();

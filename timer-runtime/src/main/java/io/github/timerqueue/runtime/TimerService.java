@@ -167,6 +167,12 @@ public final class TimerService {
    * returns; it waits for the timer thread to end. After it, every request to schedule or re-arm
    * is rejected with {@link RejectedExecutionException}.
    *
+   * <p>A timeout scheduled or re-armed while {@code stop} runs either is in the returned list or
+   * its {@code newTimeout} or {@code reschedule} call throws {@link RejectedExecutionException};
+   * never both, and once {@code stop} has returned no timeout is pending. (So a {@code reschedule}
+   * of a pending timeout that loses this race leaves it not pending, without it being in the list:
+   * the exception tells its caller instead.)
+   *
    * <p>A task running on the timer thread may call this method too; the thread then ends when the
    * task returns. Only the first call returns the timeouts; later calls wait for the thread to end
    * and return an empty list.
