@@ -145,13 +145,12 @@ public final class Compare {
     String table = ResultTable.text(results);
     Files.writeString(dir.resolve("results.txt"), table);
     Files.writeString(dir.resolve("results.md"), ResultTable.markdown(results));
-    Path chart = dir.resolve("chart.png");
-    ResultChart.write(results, chart);
-
     out.println();
     out.println(table);
     out.println("Raw JMH results: " + json);
     out.println("Table:           " + dir.resolve("results.txt") + " (Markdown: results.md)");
+    Path chart = dir.resolve("chart.png");
+    ResultChart.write(results, chart);
     out.println("Chart:           " + chart);
     boolean complete = measurements.size() == runs;
     if (!complete) {
@@ -279,7 +278,7 @@ public final class Compare {
     }
 
     int warmupMillis() {
-      return full ? 1000 : 300;
+      return full ? 1000 : 250;
     }
 
     int measurementIterations() {
@@ -287,14 +286,14 @@ public final class Compare {
     }
 
     int measurementMillis() {
-      return full ? 1000 : 200;
+      return full ? 1000 : 150;
     }
 
-    /** A rough estimate for the announcement: iterations plus JVM start and filling. */
+    /** A rough estimate for the announcement: iterations, plus JVM start and filling. */
     double secondsPerRun() {
       double iterations = (warmupIterations() * warmupMillis()
           + measurementIterations() * measurementMillis()) / 1000.0;
-      return forks * (iterations + 0.8);
+      return forks * (iterations + 1.1);
     }
 
     String describe() {

@@ -1,12 +1,15 @@
 package io.github.timerqueue.bench;
 
 import java.awt.Color;
+import java.awt.Graphics2D;
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import javax.imageio.ImageIO;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -42,12 +45,18 @@ final class ResultChart {
     if (!results.bytesPerTimer().isEmpty()) {
       charts.add(memoryChart(results));
     }
-    if (charts.isEmpty()) {
-      return;
+    int columns = Math.min(COLUMNS, Math.max(1, charts.size()));
+    int rows = Math.max(1, (charts.size() + columns - 1) / columns);
+    BufferedImage grid = new BufferedImage(columns * WIDTH, rows * HEIGHT, BufferedImage.TYPE_INT_RGB);
+    Graphics2D graphics = grid.createGraphics();
+    graphics.setColor(Color.WHITE);
+    graphics.fillRect(0, 0, grid.getWidth(), grid.getHeight());
+    for (int i = 0; i < charts.size(); i++) {
+      graphics.drawImage(BitmapEncoder.getBufferedImage(charts.get(i)),
+          (i % columns) * WIDTH, (i / columns) * HEIGHT, null);
     }
-    int rows = (charts.size() + COLUMNS - 1) / COLUMNS;
-    BitmapEncoder.saveBitmap(charts, rows, Math.min(COLUMNS, charts.size()), png.toString(),
-        BitmapEncoder.BitmapFormat.PNG);
+    graphics.dispose();
+    ImageIO.write(grid, "png", png.toFile());
   }
 
   private static CategoryChart timeChart(Results results, String title, List<Results.Row> rows) {
