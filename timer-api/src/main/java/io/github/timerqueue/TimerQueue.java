@@ -93,6 +93,9 @@ public interface TimerQueue<T> {
    * lateness as for {@link #schedule}). The strategy chooses the cheapest deadline in the range (for
    * example one that needs no cascading) and reports it as the handle's {@link
    * TimerHandle#deadline() deadline}. {@code earliest == latest} is the same as {@code schedule}.
+   * If {@code latest} lies more than {@link Long#MAX_VALUE} after {@link #now()} while {@code
+   * earliest} does not (so that {@code latest} alone would count as past), the range ends at {@code
+   * now() + Long.MAX_VALUE}.
    *
    * @param earliest the earliest time at which the timer may fire
    * @param latest the latest deadline the timer may be given; {@code latest - earliest >= 0}

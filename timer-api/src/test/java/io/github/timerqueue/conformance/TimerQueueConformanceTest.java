@@ -478,6 +478,25 @@ public abstract class TimerQueueConformanceTest {
     assertThat(exact.deadline()).isEqualTo(now + 10);
   }
 
+  @ParameterizedTest
+  @MethodSource("setups")
+  void scheduleWithinWhoseLatestWrapsPastTheClockEndsLongMaxValueAhead(Setup setup) {
+    TimerQueue<String> queue = create(setup);
+    long now = queue.now();
+    long earliest = now + 10;
+    long latest = earliest + Long.MAX_VALUE;
+
+    TimerHandle<String> timer = queue.scheduleWithin(earliest, latest, "t");
+
+    assertThat(timer.deadline() - earliest).isGreaterThanOrEqualTo(0);
+    assertThat(now + Long.MAX_VALUE - timer.deadline()).isGreaterThanOrEqualTo(0);
+    Recorder<String> recorder = new Recorder<>(queue);
+    assertThat(queue.advance(earliest - 1, recorder)).as("fired before earliest").isZero();
+    queue.advance(now + Long.MAX_VALUE - 1 + setup.resolution(), recorder);
+    assertThat(recorder.fired).containsExactly(timer);
+    assertThat(recorder.firedAt.get(0) - earliest).isGreaterThanOrEqualTo(0);
+  }
+
   // ---------------------------------------------------------------- advance
 
   @ParameterizedTest
