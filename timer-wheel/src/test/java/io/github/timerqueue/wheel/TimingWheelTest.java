@@ -498,8 +498,8 @@ class TimingWheelTest {
 
   @Test
   void scheduleWithinRespectsTheResolution() {
-    // Resolution 10, tiny levels: every chosen deadline lies in the range, and fires by latest
-    // rounded up to a multiple of 10.
+    // Resolution 10, tiny levels: every chosen deadline lies in the range, and the timer fires
+    // neither before it nor after latest rounded up to a multiple of 10.
     java.util.SplittableRandom random = new java.util.SplittableRandom(11);
     for (int i = 0; i < 1_000; i++) {
       TimingWheel<String> wheel = wheel("2,2,2", 0, 10);
@@ -511,9 +511,10 @@ class TimingWheelTest {
       assertThat(timer.deadline()).isBetween(earliest, latest);
       long mustFireBy = (latest + 9) / 10 * 10;
       long[] firedAt = {-1};
+      Consumer<TimerHandle<String>> record = fired -> firedAt[0] = wheel.now();
       while (firedAt[0] < 0) {
         assertThat(wheel.now()).as("range [%d, %d]", earliest, latest).isLessThan(mustFireBy);
-        wheel.advance(wheel.now() + 1, fired -> firedAt[0] = wheel.now());
+        wheel.advance(Math.min(mustFireBy, wheel.now() + random.nextLong(1, 16)), record);
       }
       assertThat(firedAt[0]).isBetween(earliest, mustFireBy).isGreaterThanOrEqualTo(timer.deadline());
     }
