@@ -5,8 +5,8 @@ import io.github.timerqueue.TimerConfig;
 /**
  * The sizes of a timing wheel's levels, the seed's {@code Level_bits}, read from the option
  * {@value #OPTION}: level {@code i} has 2<sup>bits[i]</sup> slots, and each of its slots covers
- * 2<sup>shift(i)</sup> consecutive keys, where {@code shift(i)} is the sum of the bits of the levels
- * below it. Immutable.
+ * 2<sup>shift(i)</sup> consecutive keys, where {@code shift(i)} is the sum of the bits of the
+ * levels below it. Immutable.
  */
 final class LevelBits {
   /** The option key. */
@@ -44,8 +44,8 @@ final class LevelBits {
 
   /**
    * Parses a comma-separated list of level sizes in bits, such as {@code "11,10,10"}, validated as
-   * the seed's {@code Level_bits.create_exn} does (not empty, every size at least 1, the sum at most
-   * {@value #MAX_NUM_BITS}) and with every size at most {@value #MAX_BITS_PER_LEVEL}.
+   * the seed's {@code Level_bits.create_exn} does (not empty, every size at least 1, the sum at
+   * most {@value #MAX_NUM_BITS}) and with every size at most {@value #MAX_BITS_PER_LEVEL}.
    *
    * @throws IllegalArgumentException naming the option, the value and what is allowed
    */
@@ -93,11 +93,6 @@ final class LevelBits {
   /** The sum of the bits of the levels below a level: each of its slots covers 2^shift keys. */
   int shift(int level) {
     return shifts[level];
-  }
-
-  /** The sum of the bits of all levels: the levels hold about 2^numBits keys. */
-  int numBits() {
-    return shifts[bits.length - 1] + bits[bits.length - 1];
   }
 
   @Override

@@ -69,10 +69,10 @@ import java.util.function.Consumer;
  *       advancing very far costs at most one rotation of each non-empty level, never time in
  *       proportion to the distance. Each timer moves down at most once per level over its life.
  *   <li>{@code nextExpiryDelay}: exact to the interval. {@code O(1)} while the cached minimum timer
- *       (the seed's {@code min_elt}) is valid; it becomes invalid only when that timer is removed or
- *       fires. Finding the next one looks at the lowest level with timers: a bitmap search for its
- *       first occupied slot, then a scan of that slot's list for its smallest key (one timer at
- *       level 0, where a slot holds a single key), plus one bitmap search per level for coarse
+ *       (the seed's {@code min_elt}) is valid; it becomes invalid only when that timer is removed
+ *       or fires. Finding the next one looks at the lowest level with timers: a bitmap search for
+ *       its first occupied slot, then a scan of that slot's list for its smallest key (one timer
+ *       at level 0, where a slot holds a single key), plus one bitmap search per level for coarse
  *       slots; the overflow list is scanned only when the levels are empty.
  *   <li>The overflow list: a re-examination scans it whole, once each time the top level's range
  *       reaches the smallest key in it.
@@ -105,16 +105,16 @@ import java.util.function.Consumer;
  *   <li><b>Every deadline is accepted.</b> The seed raises for a time before {@code now} or at or
  *       after {@code alarm_upper_bound}. Here a deadline at or before now is due at the next
  *       advance, even one with the same now, and keys beyond the levels wait in the overflow list.
- *   <li><b>First in, first out.</b> The seed's levels overlap: the top of a level's range can lie in
- *       the first slot of the level above, so as the clock moves, a key can come within reach of a
- *       lower level while earlier timers with the same key still wait in the level above, and a
- *       later timer then fires first (with {@code levelBits "2,2,2"}: a timer for key 20 armed at 0
- *       goes to level 2, one armed at 4 goes to level 1, and at 12 the first is appended behind the
- *       second). Here a level holds only the keys below the start of the next level, so the levels
- *       partition the keys and each key has one place at a time.
+ *   <li><b>First in, first out.</b> The seed's levels overlap: the top of a level's range can lie
+ *       in the first slot of the level above, so as the clock moves, a key can come within reach
+ *       of a lower level while earlier timers with the same key still wait in the level above, and
+ *       a later timer then fires first (with {@code levelBits "2,2,2"}: a timer for key 20 armed
+ *       at 0 goes to level 2, one armed at 4 goes to level 1, and at 12 the first is appended
+ *       behind the second). Here a level holds only the keys below the start of the next level,
+ *       so the levels partition the keys and each key has one place at a time.
  *   <li><b>Advancing far is cheap.</b> The seed's {@code increase_min_allowed_key} takes time
- *       proportional to the increase; the occupancy bitmaps and the one-rotation bound above make it
- *       proportional to the occupied slots passed.
+ *       proportional to the increase; the occupancy bitmaps and the one-rotation bound above make
+ *       it proportional to the occupied slots passed.
  *   <li><b>The minimum is found without a linear search.</b> The seed's {@code min_elt} scans the
  *       levels' slots; here the bitmaps find the first occupied slot.
  * </ul>
@@ -183,20 +183,20 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   /**
    * Per level {@code i >= 1}: {@code 2^shift(1) + ... + 2^shift(i-1)}. Slot {@code B} of level
    * {@code i}, covering keys from {@code B * 2^shift(i)}, is passed when the minimum allowed key
-   * reaches {@code B * 2^shift(i) - passOffset[i]}, which is how {@code scheduleWithin} knows when a
-   * coarse slot fires.
+   * reaches {@code B * 2^shift(i) - passOffset[i]}, which is how {@code scheduleWithin} knows when
+   * a coarse slot fires.
    */
   final long[] passOffset;
   /** Per level: the position of slot 0 of its lists of timers stored by key. */
   final int[] naturalBase;
-  /** Per level: the position of slot 0 of its coarse lists, for timers of {@code scheduleWithin}. */
+  /** Per level: the position of slot 0 of its coarse lists, of timers from scheduleWithin. */
   final int[] coarseBase;
 
-  /** The first timer of each list, by position; each list is circular, so its tail is first's previous. */
+  /** The first timer of each list, by position; lists are circular: the head's previous is last. */
   final WheelTimer<T>[] heads;
   /** One bit per slot position, set if and only if that slot's list is not empty. */
   final long[] occupied;
-  /** Timers per level: stored by key at {@code [level]}, in coarse slots at {@code [levels + level]}. */
+  /** Timers per level: stored by key at {@code [level]}, coarse at {@code [levels + level]}. */
   final int[] counts;
   /** Per level: the smallest key it can hold (a multiple of 2^shift), or {@link #END}. */
   final long[] minKey;
@@ -206,7 +206,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   private long now;
   /** Unsigned distance of the clock from the start time. */
   private long elapsed;
-  /** The interval number of the clock; every key in the levels and overflow list is at least this. */
+  /** The interval number of the clock: every key in the levels and overflow list is at least it. */
   long minAllowedKey;
   private int size;
   /** At most the smallest key in the overflow list; {@link #END} when it is empty. */
@@ -285,9 +285,10 @@ public final class TimingWheel<T> implements TimerQueue<T> {
 
   /**
    * Returns how much time each level of a configuration covers, lowest level first: level {@code
-   * i} covers {@code resolution * 2^(b_0 + ... + b_i)}, saturated at {@link Long#MAX_VALUE}. This is
-   * the seed's {@code durations}. With the default level bits and a resolution of one millisecond,
-   * for example, level 0 covers about 2 seconds, level 1 about 35 minutes and level 2 about 25 days.
+   * i} covers {@code resolution * 2^(b_0 + ... + b_i)}, saturated at {@link Long#MAX_VALUE}. This
+   * is the seed's {@code durations}. With the default level bits and a resolution of one
+   * millisecond, for example, level 0 covers about 2 seconds, level 1 about 35 minutes and level 2
+   * about 25 days.
    *
    * @param config a configuration; only its resolution and {@value #LEVEL_BITS_OPTION} are read
    * @return a new array with one duration per level, in the configuration's time units
@@ -300,7 +301,8 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     for (int level = 0; level < durations.length; level++) {
       int bits = levelBits.shift(level) + levelBits.bits(level);
       long resolution = config.resolution();
-      durations[level] = resolution > (Long.MAX_VALUE >>> bits) ? Long.MAX_VALUE : resolution << bits;
+      durations[level] =
+          resolution > (Long.MAX_VALUE >>> bits) ? Long.MAX_VALUE : resolution << bits;
     }
     return durations;
   }
@@ -376,7 +378,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     return true;
   }
 
-  /** {@inheritDoc} {@code O(1)}: the timer is unlinked and armed again, at the tail of its new list. */
+  /** {@inheritDoc} {@code O(1)}: the timer is unlinked and armed again, at its new list's tail. */
   @Override
   public boolean reschedule(TimerHandle<T> timer, long deadline) {
     WheelTimer<T> owned = own(timer);
@@ -978,7 +980,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     return slot < to ? slot : -1;
   }
 
-  /** The first slot of a level in {@code [from, to)} whose keyed or coarse list is occupied, or -1. */
+  /** The first slot of a level in {@code [from, to)} with a keyed or coarse timer, or -1. */
   private int nextOccupiedSlot(int level, int from, int to) {
     if (from >= to) {
       return -1;

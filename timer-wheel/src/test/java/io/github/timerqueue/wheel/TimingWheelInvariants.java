@@ -74,7 +74,8 @@ final class TimingWheelInvariants {
       }
       for (int group = 0; group < counts.length; group++) {
         check(counts[group] == wheel.counts[group],
-            "count of group " + group + " is " + wheel.counts[group] + ", lists hold " + counts[group]);
+            "count of group " + group + " is " + wheel.counts[group] + ", lists hold "
+                + counts[group]);
       }
       check(total == wheel.size(), "size() is " + wheel.size() + ", lists hold " + total);
       checkMinimum();
@@ -123,11 +124,13 @@ final class TimingWheelInvariants {
       long high = level < top ? wheel.minKey[level + 1] - 1 : wheel.maxKey[level];
       forEachIn(position, timer -> {
         check(timer.group == level, "level " + level + " holds a timer of group " + timer.group);
-        check(Long.compareUnsigned(timer.key, low) >= 0 && Long.compareUnsigned(timer.key, high) <= 0,
+        check(Long.compareUnsigned(timer.key, low) >= 0
+                && Long.compareUnsigned(timer.key, high) <= 0,
             "key " + Long.toUnsignedString(timer.key) + " is outside level " + level + "'s part ["
                 + Long.toUnsignedString(low) + ", " + Long.toUnsignedString(high) + "]");
         check(wheel.slotOf(timer.key, level) == slot,
-            "key " + Long.toUnsignedString(timer.key) + " is in slot " + slot + " of level " + level);
+            "key " + Long.toUnsignedString(timer.key) + " is in slot " + slot + " of level "
+                + level);
         noteKey(timer.key);
       });
     }

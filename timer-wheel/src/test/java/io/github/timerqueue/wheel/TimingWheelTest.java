@@ -6,6 +6,7 @@ import static io.github.timerqueue.wheel.WheelProbe.where;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.common.testing.NullPointerTester;
 import io.github.timerqueue.TimerConfig;
 import io.github.timerqueue.TimerHandle;
 import io.github.timerqueue.TimerQueue;
@@ -23,8 +24,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * contract, its vocabulary, where timers are stored, and what advancing costs.
  */
 class TimingWheelTest {
-  private static final String SIXTY_TWO_ONES = "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1"
-      + ",1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1";
+  private static final String SIXTY_TWO_ONES = "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1"
+      + ",1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1";
   private static final String SIXTY_THREE_ONES = SIXTY_TWO_ONES + ",1";
 
   /** Records the payloads of fired timers, in firing order. */
@@ -81,7 +82,8 @@ class TimingWheelTest {
   void levelsHoldAtLeastTwoToTheirBitsKeysWhereverTheClockIs(String levelBits) {
     // The seed's guarantee: max_allowed_key >= min_allowed_key + 2^B - 1 (B: the sum of the bits).
     TimingWheel<String> wheel = wheel(levelBits, 0, 1);
-    long guaranteed = (1L << wheel.levelBits.numBits()) - 1;
+    int top = wheel.levels - 1;
+    long guaranteed = (1L << (wheel.levelBits.shift(top) + wheel.levelBits.bits(top))) - 1;
     java.util.SplittableRandom random = new java.util.SplittableRandom(levelBits.hashCode());
     for (int i = 0; i < 2_000; i++) {
       wheel.advance(wheel.now() + random.nextLong(1, 1L << random.nextInt(1, 50)), timer -> {});
@@ -225,7 +227,8 @@ class TimingWheelTest {
     for (int i = 0; i < 2_000; i++) {
       long resolution = random.nextLong(1, 5_000);
       TimingWheel<String> wheel =
-          wheel(random.nextBoolean() ? "2,2,2" : "11,10,10,10,10,10,1", random.nextLong(), resolution);
+          wheel(random.nextBoolean() ? "2,2,2" : TimingWheel.DEFAULT_LEVEL_BITS, random.nextLong(),
+              resolution);
       wheel.advance(wheel.now() + random.nextLong(0, 1L << 30), timer -> {});
       long earliest = Long.MAX_VALUE;
       for (int j = random.nextInt(1, 5); j > 0; j--) {
@@ -372,7 +375,7 @@ class TimingWheelTest {
 
   @Test
   void theOverflowListIsReexaminedOnlyWhenTheTopLevelReachesItsSmallestKey() {
-    // [3; 1]: the top level covers 16 keys, and moves by 8 each time the clock crosses a multiple of 8.
+    // [3; 1]: the top level covers 16 keys and moves by 8 when the clock crosses a multiple of 8.
     TimingWheel<String> wheel = wheel("3,1", 0, 1);
     TimerHandle<String> far = wheel.schedule(40, "key 39");
     for (int now = 1; now < 16; now++) {
@@ -516,7 +519,8 @@ class TimingWheelTest {
         assertThat(wheel.now()).as("range [%d, %d]", earliest, latest).isLessThan(mustFireBy);
         wheel.advance(Math.min(mustFireBy, wheel.now() + random.nextLong(1, 16)), record);
       }
-      assertThat(firedAt[0]).isBetween(earliest, mustFireBy).isGreaterThanOrEqualTo(timer.deadline());
+      assertThat(firedAt[0]).isBetween(earliest, mustFireBy)
+          .isGreaterThanOrEqualTo(timer.deadline());
     }
   }
 
@@ -572,6 +576,21 @@ class TimingWheelTest {
     assertThat(wheel.maxAllowedAlarmTime()).isEqualTo(3L << 61);
     TimingWheel<String> millis = wheel(TimingWheel.DEFAULT_LEVEL_BITS, 0, 1_000);
     assertThat(millis.maxAllowedAlarmTime()).as("beyond any deadline").isEqualTo(Long.MAX_VALUE);
+  }
+
+  @Test
+  void theSeedsVocabularyRejectsNullArguments() {
+    TimingWheel<String> wheel = wheel("2,2,2", 0, 1);
+    TimerHandle<String> timer = wheel.schedule(5, "t");
+    NullPointerTester tester = new NullPointerTester()
+        .setDefault(TimerConfig.class, TimerConfig.defaults())
+        .setDefault(TimerHandle.class, timer)
+        .setDefault(Consumer.class, (Consumer<TimerHandle<String>>) handle -> {});
+    tester.testAllPublicStaticMethods(TimingWheel.class);
+    tester.testAllPublicInstanceMethods(wheel);
+    assertThat(wheel.now()).isZero();
+    assertThat(timer.isPending()).isTrue();
+    TimingWheelInvariants.check(wheel);
   }
 
   @Test
