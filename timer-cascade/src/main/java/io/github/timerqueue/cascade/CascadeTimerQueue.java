@@ -169,13 +169,16 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   /**
    * {@inheritDoc}
    *
-   * <p>The cascade picks the tick in the range with the most trailing zero digits in base
-   * 2<sup>bits</sup>, the earliest such tick if there are several. A timer on a multiple of
+   * <p>The cascade picks, among the ticks that start inside the range, the one with the most
+   * trailing zero digits in base 2<sup>bits</sup>, the earliest such tick if there are several, and
+   * reports the tick's start as the deadline: the timer fires exactly at it. A timer on a multiple of
    * 2<sup>bits&middot;j</sup> is due the moment the base enters its level-{@code j} group, so it
    * lands in the highest level it can and is not re-filed into the {@code j} levels below it
    * (unless the clock stops within 2<sup>bits&middot;j</sup> ticks of it while it waits above).
-   * Ticks before the clock's next one are not chosen unless the whole range is due, in which case
-   * the timer is due at the next advance with deadline {@code latest}.
+   * If no tick starts inside the range, the timer gets the tick after it, as a timer at {@code
+   * latest} would, and deadline {@code latest}. If the whole range is due, so is the timer, with
+   * deadline {@code latest}. A {@code latest} more than {@code Long.MAX_VALUE} ahead ends the range
+   * at {@code now() + Long.MAX_VALUE}.
    */
   @Override
   public TimerHandle<T> scheduleWithin(long earliest, long latest, T payload) {
@@ -184,15 +187,26 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
       throw new IllegalArgumentException(
           "earliest (" + earliest + ") must not be after latest (" + latest + ")");
     }
-    if (latest - now <= 0) {
+    long earliestDistance = earliest - now;
+    long latestDistance = latest - now;
+    if (latestDistance < earliestDistance) {
+      // latest lies more than Long.MAX_VALUE ahead and reads as past: the range ends at that bound.
+      latestDistance = Long.MAX_VALUE;
+    }
+    if (latestDistance <= 0) {
       return schedule(latest, payload);
     }
-    long latestKey = keyOf(latest - now);
-    long lastTick = ticks.ceil(latestKey);
-    long firstTick = earliest - now <= 0 ? base + 1 : ticks.ceil(keyOf(earliest - now));
-    long tick = roundestTickBetween(firstTick, lastTick);
-    long chosenKey = ticks.start(tick);
-    if (Long.compareUnsigned(chosenKey, latestKey) > 0) {
+    long latestKey = keyOf(latestDistance);
+    long firstTick = earliestDistance <= 0 ? base + 1 : ticks.ceil(keyOf(earliestDistance));
+    long lastStartingTick = ticks.floor(latestKey);
+    long tick;
+    long chosenKey;
+    if (Long.compareUnsigned(firstTick, lastStartingTick) <= 0) {
+      tick = roundestTickBetween(firstTick, lastStartingTick);
+      chosenKey = ticks.start(tick);
+    } else {
+      // The range lies inside one tick; firstTick is the one after it.
+      tick = firstTick;
       chosenKey = latestKey;
     }
     CascadeTimer<T> timer = new CascadeTimer<>(this, payload);

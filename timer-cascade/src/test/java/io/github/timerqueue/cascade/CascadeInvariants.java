@@ -3,6 +3,7 @@ package io.github.timerqueue.cascade;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Checks the structure of a {@link CascadeTimerQueue} between operations, and fails with a message
@@ -32,56 +33,35 @@ final class CascadeInvariants {
         "levelCount " + queue.levelCount + " of " + queue.levels.length);
     require(queue.levels.length == (64 + bits - 1) / bits, "levels array " + queue.levels.length);
     for (int level = 0; level < queue.levels.length; level++) {
+      int index = level;
       require((queue.levels[level] != null) == (level < queue.levelCount),
-          "level " + level + " exists: " + (queue.levels[level] != null)
+          () -> "level " + index + " exists: " + (queue.levels[index] != null)
               + " but levelCount is " + queue.levelCount);
     }
 
     for (int level = 0; level < queue.levelCount; level++) {
-      Level wheelLevel = queue.levels[level];
-      int shift = level * bits;
-      long baseGroup = base >>> shift;
-      require(wheelLevel.buckets.length == 1 << bits, "level " + level + " has "
-          + wheelLevel.buckets.length + " buckets");
-      for (int digit = 0; digit < wheelLevel.buckets.length; digit++) {
-        Link bucket = wheelLevel.buckets[digit];
-        int count = walk(queue, bucket, seen, "level " + level + " bucket " + digit);
-        require(count == 0 || wheelLevel.mayBeOccupied(digit),
-            "level " + level + " bucket " + digit + " holds " + count + " timers but its bit is clear");
-        for (Link link = bucket.next; link != bucket; link = link.next) {
-          CascadeTimer<?> timer = (CascadeTimer<?>) link;
-          String at = "timer at tick " + Long.toUnsignedString(timer.tick) + " in level " + level
-              + " bucket " + digit + ", base " + Long.toUnsignedString(base);
-          require(timer.where == level, at + " says it is in " + timer.where);
-          require(((timer.tick >>> shift) & ((1L << bits) - 1)) == digit, at + ": wrong digit");
-          long groupsAhead = (timer.tick >>> shift) - baseGroup;
-          require(Long.compareUnsigned(timer.tick, base) > 0, at + ": not after the base");
-          require(groupsAhead >= 1 && groupsAhead <= 1L << bits,
-              at + ": " + groupsAhead + " groups ahead of the base's");
-          require(wheelLevel.lowWater != CascadeTimerQueue.NO_TICK
-                  && Long.compareUnsigned(wheelLevel.lowWater, timer.tick) <= 0,
-              at + ": below the level's low-water mark "
-                  + Long.toUnsignedString(wheelLevel.lowWater));
-        }
+      for (int digit = 0; digit < 1 << bits; digit++) {
+        checkBucket(queue, level, digit, seen);
       }
     }
 
-    walk(queue, queue.far, seen, "far list");
+    walk(queue, queue.far, seen, () -> "far list");
     int farShift = queue.levelCount * bits;
     for (Link link = queue.far.next; link != queue.far; link = link.next) {
       CascadeTimer<?> timer = (CascadeTimer<?>) link;
-      String at = "timer at tick " + Long.toUnsignedString(timer.tick) + " in the far list, base "
-          + Long.toUnsignedString(base) + ", " + queue.levelCount + " levels";
-      require(timer.where == CascadeTimer.FAR, at + " says it is in " + timer.where);
-      require(farShift < 64, at + ": every level exists, so nothing may be far");
+      Supplier<String> at = () -> "timer at tick " + Long.toUnsignedString(timer.tick)
+          + " in the far list, base " + Long.toUnsignedString(base) + ", " + queue.levelCount
+          + " levels";
+      require(timer.where == CascadeTimer.FAR, () -> at.get() + " says it is in " + timer.where);
+      require(farShift < 64, () -> at.get() + ": every level exists, so nothing may be far");
       require(Long.compareUnsigned(timer.tick >>> farShift, base >>> farShift) > 0,
-          at + ": not beyond the last level");
+          () -> at.get() + ": not beyond the last level");
       require(queue.farLowWater != CascadeTimerQueue.NO_TICK
               && Long.compareUnsigned(queue.farLowWater, timer.tick) <= 0,
-          at + ": below the far list's low-water mark");
+          () -> at.get() + ": below the far list's low-water mark");
     }
 
-    walk(queue, queue.due, seen, "due list");
+    walk(queue, queue.due, seen, () -> "due list");
     long previousTick = 0;
     for (Link link = queue.due.next; link != queue.due; link = link.next) {
       CascadeTimer<?> timer = (CascadeTimer<?>) link;
@@ -96,6 +76,34 @@ final class CascadeInvariants {
         "the lists hold " + seen.size() + " timers but size() is " + queue.size());
   }
 
+  private static void checkBucket(
+      CascadeTimerQueue<?> queue, int level, int digit, Set<CascadeTimer<?>> seen) {
+    int bits = queue.levelBits;
+    long base = queue.base;
+    Level wheelLevel = queue.levels[level];
+    int shift = level * bits;
+    Link bucket = wheelLevel.buckets[digit];
+    int count = walk(queue, bucket, seen, () -> "level " + level + " bucket " + digit);
+    require(count == 0 || wheelLevel.mayBeOccupied(digit),
+        () -> "level " + level + " bucket " + digit + " holds timers but its bit is clear");
+    for (Link link = bucket.next; link != bucket; link = link.next) {
+      CascadeTimer<?> timer = (CascadeTimer<?>) link;
+      Supplier<String> at = () -> "timer at tick " + Long.toUnsignedString(timer.tick)
+          + " in level " + level + " bucket " + digit + ", base " + Long.toUnsignedString(base);
+      require(timer.where == level, () -> at.get() + " says it is in " + timer.where);
+      require(((timer.tick >>> shift) & ((1L << bits) - 1)) == digit,
+          () -> at.get() + ": wrong digit");
+      require(Long.compareUnsigned(timer.tick, base) > 0, () -> at.get() + ": not after the base");
+      long groupsAhead = (timer.tick >>> shift) - (base >>> shift);
+      require(groupsAhead >= 1 && groupsAhead <= 1L << bits,
+          () -> at.get() + ": " + groupsAhead + " groups ahead of the base's");
+      require(wheelLevel.lowWater != CascadeTimerQueue.NO_TICK
+              && Long.compareUnsigned(wheelLevel.lowWater, timer.tick) <= 0,
+          () -> at.get() + ": below the level's low-water mark "
+              + Long.toUnsignedString(wheelLevel.lowWater));
+    }
+  }
+
   /** Checks that a handle that is not pending is linked nowhere. */
   static void checkNotPending(CascadeTimer<?> timer) {
     require(timer.where == CascadeTimer.NOT_PENDING, "where is " + timer.where);
@@ -104,17 +112,17 @@ final class CascadeInvariants {
   }
 
   private static int walk(
-      CascadeTimerQueue<?> queue, Link list, Set<CascadeTimer<?>> seen, String name) {
+      CascadeTimerQueue<?> queue, Link list, Set<CascadeTimer<?>> seen, Supplier<String> name) {
     int count = 0;
     Link link = list;
     do {
-      require(link.next != null && link.next.previous == link, name + ": broken links");
+      require(link.next != null && link.next.previous == link, () -> name.get() + ": broken links");
       link = link.next;
       if (link != list) {
-        require(link instanceof CascadeTimer, name + ": a sentinel inside the list");
+        require(link instanceof CascadeTimer, () -> name.get() + ": a sentinel inside the list");
         CascadeTimer<?> timer = (CascadeTimer<?>) link;
-        require(timer.queue == queue, name + ": a timer of another queue");
-        require(seen.add(timer), name + ": a timer in two places, or a loop");
+        require(timer.queue == queue, () -> name.get() + ": a timer of another queue");
+        require(seen.add(timer), () -> name.get() + ": a timer in two places, or a loop");
         count++;
       }
     } while (link != list);
@@ -124,6 +132,12 @@ final class CascadeInvariants {
   private static void require(boolean condition, String message) {
     if (!condition) {
       throw new AssertionError("cascade invariant broken: " + message);
+    }
+  }
+
+  private static void require(boolean condition, Supplier<String> message) {
+    if (!condition) {
+      require(false, message.get());
     }
   }
 }

@@ -178,6 +178,9 @@ class DesignTextExamplesTest {
   @ValueSource(ints = {4, 8})
   void at500000100TheThirdLevelIsEmptiedThenTheSecond(int levelBits) {
     startAt500000000WithFourLevels(levelBits);
+    // Two timers at 500,000,100 that reach it from different levels show the order of the cascade.
+    TimerHandle<String> hundredFromThirdLevel = queue.schedule(offset(1, 0, 0), "100 via level 2");
+    assertFiled(hundredFromThirdLevel, 2, 1);
     advanceTo(offset(0, 0, 1));
     TimerHandle<String> oneTwoThree = queue.schedule(offset(1, 2, 3), "123");
     TimerHandle<String> oneOhFive = queue.schedule(offset(1, 0, 5), "105");
@@ -189,6 +192,8 @@ class DesignTextExamplesTest {
     // Filed from 500,000,030, 500,000,102 is less than 100 away: second level, bucket 0.
     TimerHandle<String> oneOhTwo = queue.schedule(offset(1, 0, 2), "102");
     assertFiled(oneOhTwo, 1, 0);
+    TimerHandle<String> hundredFromSecondLevel = queue.schedule(offset(1, 0, 0), "100 via level 1");
+    assertFiled(hundredFromSecondLevel, 1, 0);
 
     advanceTo(offset(0, nine(), nine()));
     assertFiled(oneTwoThree, 2, 1);
@@ -196,6 +201,9 @@ class DesignTextExamplesTest {
     assertFiled(oneOhTwo, 1, 0);
     advanceTo(offset(1, 0, 0));
 
+    assertThat(fired).as("the third level's bucket is emptied before the second's")
+        .containsExactly("100 via level 2", "100 via level 1");
+    fired.clear();
     // Bucket 1 of the third level (500,000,100 - ...199) went first; each of its timers went to
     // the level its new distance calls for: 123 to the second level, 105 straight to the first.
     assertFiled(oneTwoThree, 1, 2);

@@ -1,0 +1,87 @@
+package io.github.timerqueue.cascade;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.timerqueue.TimerConfig;
+import io.github.timerqueue.TimerHandle;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Once its levels exist, the queue allocates nothing to reschedule, cancel, advance (cascades
+ * included) or compute the next delay: every list is intrusive and every other structure an array.
+ * Counts bytes, not time.
+ */
+class HotPathAllocationTest {
+  /**
+   * Reads the bytes allocated so far by the current thread. Looked up reflectively: the tests
+   * compile inside the module, which does not read jdk.management, and run on the class path.
+   */
+  private static final class AllocationCounter {
+    private final Object threads;
+    private final Method allocatedBytes;
+
+    AllocationCounter() throws ReflectiveOperationException {
+      threads = Class.forName("java.lang.management.ManagementFactory")
+          .getMethod("getThreadMXBean").invoke(null);
+      allocatedBytes = Class.forName("com.sun.management.ThreadMXBean")
+          .getMethod("getCurrentThreadAllocatedBytes");
+    }
+
+    long read() throws ReflectiveOperationException {
+      return (Long) allocatedBytes.invoke(threads);
+    }
+  }
+
+  @Test
+  void rescheduleCancelAdvanceAndNextExpiryDelayAllocateNothing() throws Exception {
+    CascadeTimerQueue<String> queue = new CascadeTimerQueue<>(
+        TimerConfig.builder().resolution(3).build(), 4);
+    List<TimerHandle<String>> handles = new ArrayList<>();
+    for (int i = 0; i < 1000; i++) {
+      handles.add(queue.schedule(Long.MAX_VALUE - i, "timer " + i));
+    }
+    queue.advance(1, timer -> {});
+    Consumer<TimerHandle<String>> rearm = timer -> queue.reschedule(timer, queue.now() + 1000);
+    SplittableRandom random = new SplittableRandom(7);
+    long[] distances = new long[4096];
+    for (int i = 0; i < distances.length; i++) {
+      distances[i] = random.nextLong(-10, 1L << random.nextInt(1, 40));
+    }
+    churn(queue, handles, rearm, distances, 20_000);
+
+    AllocationCounter counter = new AllocationCounter();
+    for (int i = 0; i < 100; i++) {
+      counter.read();
+    }
+    long start = counter.read();
+    long overhead = counter.read() - start;
+    long before = counter.read();
+    churn(queue, handles, rearm, distances, 200_000);
+    long allocated = counter.read() - before - overhead;
+
+    // Even one small object per operation would be megabytes.
+    assertThat(allocated).as("bytes allocated by 200,000 rounds").isLessThan(1024);
+    CascadeInvariants.check(queue);
+  }
+
+  private static void churn(CascadeTimerQueue<String> queue, List<TimerHandle<String>> handles,
+      Consumer<TimerHandle<String>> rearm, long[] distances, int rounds) {
+    for (int round = 0; round < rounds; round++) {
+      TimerHandle<String> handle = handles.get(round % handles.size());
+      long distance = distances[round % distances.length];
+      if (round % 3 == 0) {
+        queue.cancel(handle);
+      } else {
+        queue.reschedule(handle, queue.now() + distance);
+      }
+      if (round % 7 == 0) {
+        queue.advance(queue.now() + queue.nextExpiryDelay() % 10_000, rearm);
+      }
+    }
+  }
+}
