@@ -84,8 +84,8 @@ import java.util.function.Consumer;
  *
  * <h2>Order</h2>
  * Timers with the same deadline, armed while that deadline was still ahead, fire in the order they
- * were armed (a {@code reschedule} counts as arming): all the pending timers with one key are in a
- * single list, in arming order, wherever they are. Advancing one interval at a time fires timers in
+ * were armed (a {@code reschedule} counts as arming): the pending timers stored under one key are
+ * all in a single list, in arming order, wherever they are. Advancing one interval at a time fires timers in
  * interval order, since each such advance fires exactly the timers of one key. An advance that
  * passes many intervals at once hands out timers grouped by the slot they were found in, not
  * necessarily in interval order. A timer armed with a deadline at or before {@link #now()} is due
