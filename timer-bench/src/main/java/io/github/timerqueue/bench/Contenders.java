@@ -6,8 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The contenders of a run: every strategy that {@link TimerQueues#strategies()} finds, so that a new
- * strategy is benchmarked without a change here, and Agrona's {@code DeadlineTimerWheel}, the peer.
+ * The contenders of a run: every strategy that {@link TimerQueues#strategies()} finds, so that a
+ * new strategy is benchmarked without a change here, and Agrona's {@code DeadlineTimerWheel}, the
+ * peer.
  */
 final class Contenders {
   /** The peer's name in parameters and results. */

@@ -27,6 +27,7 @@ record Measurement(
     Workload workload = Workload.ofBenchmark(params.getBenchmark());
     String ttls = params.getParam("ttls");
     Result<?> primary = result.getPrimaryResult();
+    @SuppressWarnings("rawtypes") // JMH declares the map with the raw type
     Map<String, Result> secondary = result.getSecondaryResults();
     Result<?> allocated = secondary.get(ALLOCATED);
     double bytesPerOperation = allocated == null ? Double.NaN : allocated.getScore();

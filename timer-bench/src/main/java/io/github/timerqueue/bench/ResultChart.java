@@ -47,7 +47,8 @@ final class ResultChart {
     }
     int columns = Math.min(COLUMNS, Math.max(1, charts.size()));
     int rows = Math.max(1, (charts.size() + columns - 1) / columns);
-    BufferedImage grid = new BufferedImage(columns * WIDTH, rows * HEIGHT, BufferedImage.TYPE_INT_RGB);
+    BufferedImage grid =
+        new BufferedImage(columns * WIDTH, rows * HEIGHT, BufferedImage.TYPE_INT_RGB);
     Graphics2D graphics = grid.createGraphics();
     graphics.setColor(Color.WHITE);
     graphics.fillRect(0, 0, grid.getWidth(), grid.getHeight());

@@ -9,9 +9,9 @@ import java.util.Optional;
 import java.util.TreeSet;
 
 /**
- * Everything a comparison produced, ready to print or draw: the measurements, the rows of the table
- * (one per workload, TTL count and population, whether or not its runs succeeded), the contenders in
- * column order, and the memory per pending timer.
+ * Everything a comparison produced, ready to print or draw: the measurements, the rows of the
+ * table (one per workload, TTL count and population, whether or not its runs succeeded), the
+ * contenders in column order, and the memory per pending timer.
  *
  * @param about lines that say what was run, where and how (JDK, cores, JMH settings)
  * @param memoryTimers the population at which memory per timer was measured

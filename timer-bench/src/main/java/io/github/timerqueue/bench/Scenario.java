@@ -5,10 +5,10 @@ package io.github.timerqueue.bench;
  * same order.
  *
  * <p>Queue time is read as nanoseconds, with a resolution of 2<sup>20</sup> ns (about a
- * millisecond): the usual set-up of a timer driven by {@link System#nanoTime()}. The resolution is a
- * power of two because {@code DeadlineTimerWheel} accepts nothing else; every contender gets the
- * same one, and every workload moves the clock by whole resolutions, so that every contender fires
- * exactly the same timers at each advance.
+ * millisecond): the usual set-up of a timer driven by {@link System#nanoTime()}. The resolution
+ * is a power of two because {@code DeadlineTimerWheel} accepts nothing else; every contender gets
+ * the same one, and every workload moves the clock by whole resolutions, so that every contender
+ * fires exactly the same timers at each advance.
  */
 final class Scenario {
   /** The resolution of every queue and the tick of Agrona's wheel. */
@@ -34,8 +34,8 @@ final class Scenario {
   static final int FIRES_PER_TICK = 8;
 
   /**
-   * Where the idle-advance workload puts its timers: 2<sup>32</sup> resolutions and more away, which
-   * no run can reach one resolution per operation.
+   * Where the idle-advance workload puts its timers: 2<sup>32</sup> resolutions away and more,
+   * which no run reaches at one resolution per operation.
    */
   static final long FAR_AWAY = (1L << 32) * RESOLUTION;
 

@@ -5,8 +5,8 @@ import org.openjdk.jmh.annotations.Benchmark;
 /**
  * Workload 1, the timeout pattern: most timers are cancelled before they fire. At a steady
  * population, each operation cancels a random pending timer and schedules it again with a new
- * delay, uniform over a wide range ({@link Scenario#WIDE_RANGE}). The clock stands still, so nothing
- * fires. Handles are reused (re-armed), so any allocation is the strategy's own.
+ * delay, uniform over a wide range ({@link Scenario#WIDE_RANGE}). The clock stands still, so
+ * nothing fires. Handles are reused (re-armed), so any allocation is the strategy's own.
  */
 public class ScheduleCancelBenchmark extends TimerBenchmark {
   private SlotSequence slots;

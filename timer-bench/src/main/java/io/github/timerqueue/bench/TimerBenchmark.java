@@ -82,7 +82,7 @@ public abstract class TimerBenchmark {
   private void checkPopulation(String when) {
     if (timers != null && timers.size() != pending) {
       throw new IllegalStateException(
-          strategy + " holds " + timers.size() + " timers " + when + " of " + getClass().getSimpleName()
+          strategy + " holds " + timers.size() + " timers " + when + " of " + workload().label()
               + ", but the workload keeps " + pending + " pending");
     }
   }

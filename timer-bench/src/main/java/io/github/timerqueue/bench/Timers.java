@@ -17,7 +17,7 @@ interface Timers {
   /** Cancels the timer of {@code slot}; returns whether it was pending. */
   boolean cancel(int slot);
 
-  /** Moves the pending timer of {@code slot} to {@code deadline}; returns whether it was pending. */
+  /** Moves the timer of {@code slot} to {@code deadline}; returns whether it was pending. */
   boolean reschedule(int slot, long deadline);
 
   /**

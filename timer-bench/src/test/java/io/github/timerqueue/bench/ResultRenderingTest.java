@@ -38,7 +38,8 @@ class ResultRenderingTest {
 
     assertThat(table).contains("hand-made results");
     assertThat(table.lines().filter(line -> line.startsWith("reschedule"))).singleElement()
-        .asString().matches("reschedule +1,000 +21\\.0 ± 0\\.50 +0 B +18\\.2 ± 1\\.25 \\[1\\] +0 B");
+        .asString()
+        .matches("reschedule +1,000 +21\\.0 ± 0\\.50 +0 B +18\\.2 ± 1\\.25 \\[1\\] +0 B");
     assertThat(table).containsPattern("TTL expire \\(16 TTLs\\) +1,000,000 +1,235 ± 98\\.7 +16 B"
         + " +failed \\[2\\]");
     assertThat(table).containsPattern("nextExpiryDelay +1,000 +1\\.23 ± 0\\.01 +0 B +n/a \\[3\\]");
