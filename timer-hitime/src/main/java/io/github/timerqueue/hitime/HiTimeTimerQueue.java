@@ -151,16 +151,16 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
    * never been in a bin. Otherwise the range is turned into ticks, from {@code earliest} rounded up
    * to {@code latest} rounded up, and the tick with the most trailing zero bits is chosen: the
    * fewer low bits a tick has set, the fewer bins the timer passes through on its way down. The
-   * handle's deadline is the start of the chosen tick, or {@code latest} if the chosen tick is the
-   * one that {@code latest} rounds up to. A range reaching more than {@code Long.MAX_VALUE} past
-   * the clock (it wraps) is taken to reach that far ahead, so the timer never fires before {@code
-   * earliest}. {@code O(1)}.
+   * handle's deadline is the start of the chosen tick, or the end of the range if the chosen tick
+   * is the one that the end rounds up to. As the contract says, a range whose {@code latest} lies
+   * more than {@code Long.MAX_VALUE} ahead ends at {@code now() + Long.MAX_VALUE}; and a tick that
+   * starts beyond that point, where the signed rule would read it as past, is chosen only if no
+   * other tick is in the range. {@code O(1)}.
    */
   @Override
   public TimerHandle<T> scheduleWithin(long earliest, long latest, T payload) {
     Objects.requireNonNull(payload, "payload");
-    long width = latest - earliest;
-    if (width < 0) {
+    if (latest - earliest < 0) {
       throw new IllegalArgumentException(
           "earliest (" + earliest + ") must not be after latest (" + latest + ")");
     }
@@ -170,14 +170,31 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
       arm(timer, earliest);
       return timer;
     }
+    long end = latest;
+    long endDistance = latest - now;
+    if (endDistance < 0) {
+      // latest alone would read as past, though it is after earliest, which is ahead.
+      endDistance = Long.MAX_VALUE;
+      end = now + Long.MAX_VALUE;
+    }
     long earliestKey = keyAhead(elapsed, earliestDistance);
-    long latestKey = keyAhead(earliestKey, width);
+    long latestKey = keyAhead(elapsed, endDistance);
     long firstTick = ceilTick(earliestKey);
-    long lastTick = ceilTick(latestKey);
+    long endTick = ceilTick(latestKey);
+    long lastTick = endTick;
+    if (endDistance > Long.MAX_VALUE - resolution) {
+      // The end's tick may start more than Long.MAX_VALUE ahead, a time the signed rule reads as
+      // past: keep to the ticks that start within reach, if one of them is in the range.
+      long lastReachable = floorTick(keyAhead(elapsed, Long.MAX_VALUE));
+      if (Long.compareUnsigned(lastReachable, firstTick) >= 0
+          && Long.compareUnsigned(lastReachable, lastTick) < 0) {
+        lastTick = lastReachable;
+      }
+    }
     // The tick in (firstTick - 1, lastTick] with the most trailing zeros keeps the bits of lastTick
     // down to the highest bit in which it differs from firstTick - 1, and clears the rest.
     long tick = lastTick & -Long.highestOneBit((firstTick - 1) ^ lastTick);
-    timer.deadline = tick == lastTick ? latest : earliest + (tick * resolution - earliestKey);
+    timer.deadline = tick == endTick ? end : earliest + (tick * resolution - earliestKey);
     fileAhead(timer, tick);
     size++;
     return timer;

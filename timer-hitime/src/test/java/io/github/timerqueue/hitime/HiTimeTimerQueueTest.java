@@ -384,6 +384,10 @@ class HiTimeTimerQueueTest {
     "10, 0, 21, 39, 39",
     "10, 0, 20, 20, 20",
     "10, 3, 4, 9, 9",
+    // At the horizon: tick 2^57 of 64 would start at 2^63, past now + MAX; 2^56 is chosen instead,
+    // unless, as in the second row, no tick of the range starts before the horizon.
+    "64, 0, 10, 9223372036854775807, 4611686018427387904",
+    "64, 0, 9223372036854775800, 9223372036854775807, 9223372036854775807",
   })
   void scheduleWithinChoosesTheTickWithTheMostTrailingZeros(String row) {
     long[] v = parse(row);
@@ -397,10 +401,15 @@ class HiTimeTimerQueueTest {
 
     assertThat(timer.deadline()).isEqualTo(v[4]);
     HiTimeInvariants.check(queue);
+    // The start time is 0, so times are distances from it, compared unsigned near the horizon.
     long firedAt = followUntilFired(queue, timer);
-    assertThat(firedAt).isGreaterThanOrEqualTo(earliest);
-    long latestRoundedUp = (latest + resolution - 1) / resolution * resolution;
-    assertThat(firedAt).isLessThanOrEqualTo(latestRoundedUp);
+    assertThat(Long.compareUnsigned(firedAt, earliest)).as("fired at %s, before %s",
+        Long.toUnsignedString(firedAt), earliest).isNotNegative();
+    long latestTicks = Long.divideUnsigned(latest, resolution);
+    long latestRoundedUp = (latestTicks * resolution == latest ? latestTicks : latestTicks + 1)
+        * resolution;
+    assertThat(Long.compareUnsigned(firedAt, latestRoundedUp)).as("fired at %s, after %s",
+        Long.toUnsignedString(firedAt), Long.toUnsignedString(latestRoundedUp)).isNotPositive();
   }
 
   @Test
@@ -432,17 +441,18 @@ class HiTimeTimerQueueTest {
   }
 
   @Test
-  void aRangeWhoseLatestWrapsPastLongMaxValueAheadNeverFiresBeforeEarliest() {
+  void aRangeWhoseLatestWrapsPastLongMaxValueAheadEndsThere() {
     HiTimeTimerQueue<String> queue = queue(0, 1);
-    long earliest = Long.MAX_VALUE - 1;
-    long latest = earliest + 10; // wraps: by the signed rule this lies behind the clock
+    long earliest = Long.MAX_VALUE - 2;
+    long latest = earliest + 10; // wraps: by the signed rule alone this lies behind the clock
 
     TimerHandle<String> timer = queue.scheduleWithin(earliest, latest, "t");
 
-    assertThat(timer.deadline() - earliest).isBetween(0L, 10L);
+    // The range is [MAX - 2, MAX]: of those ticks, MAX - 1 has the most trailing zeros.
+    assertThat(timer.deadline()).isEqualTo(Long.MAX_VALUE - 1);
     HiTimeInvariants.check(queue);
-    assertThat(advanceTo(queue, earliest - 1)).isEmpty();
-    assertThat(timer.isPending()).isTrue();
+    assertThat(advanceTo(queue, Long.MAX_VALUE - 2)).isEmpty();
+    assertThat(advanceTo(queue, Long.MAX_VALUE - 1)).containsExactly("t");
   }
 
   private static long[] parse(String row) {
