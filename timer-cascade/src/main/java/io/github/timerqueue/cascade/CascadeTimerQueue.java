@@ -475,6 +475,11 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
    * ticks between them.
    */
   private void moveBaseTo(long target) {
+    if (target - base == 1) {
+      // Nothing lies between the base and the next tick: no search for the earliest is needed.
+      jumpBase(target);
+      return;
+    }
     while (true) {
       long earliest = earliestTick();
       if (earliest == NO_TICK || Long.compareUnsigned(earliest, target) >= 0) {
