@@ -52,9 +52,10 @@ import java.util.function.Consumer;
  * first digit changes: level 2's bucket 1 is emptied first, moving the timer at 22 (6 away) to level
  * 1, bucket 1; then level 1's bucket 0 and level 0's bucket 0 are emptied. At 20 = 110<sub>4</sub>
  * level 1's bucket 1 moves it to level 0, bucket 2, and at 22 it is due. A single {@code
- * advance(30)} does the same work but visits only 7, 13 and 22 and then 30: the base jumps straight
- * to the next tick that holds a timer, found through the levels' low-water marks, and at each jump
- * empties one bucket in each level whose group changed.
+ * advance(30)} moves the base only to 7, 13, 22 and 30: it jumps straight to the next tick that
+ * holds a timer, found through the levels' low-water marks, and at each jump empties one bucket in
+ * each level whose group changed. The jump from 7 to 13 enters a new level-1 group, so level 1's
+ * bucket 3 is emptied and the timer at 13, now 0 away, goes straight to the due list.
  *
  * <h2>Finding the earliest timer</h2>
  * Each level (and the far list) keeps a low-water mark, a tick no timer in it precedes, lowered when

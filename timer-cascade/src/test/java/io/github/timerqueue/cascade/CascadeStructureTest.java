@@ -99,6 +99,51 @@ class CascadeStructureTest {
     assertThat(queue.size()).isZero();
   }
 
+  /** The walk-through of the class description, four buckets per level, base 5 = 11 in base 4. */
+  @Test
+  void theCascadeOfTheClassDescription() {
+    CascadeTimerQueue<String> queue = new CascadeTimerQueue<>(TimerConfig.defaults(), 2);
+    queue.schedule(40, "makes three levels");
+    queue.advance(5, timer -> {});
+    assertThat(queue.levelCount).isEqualTo(3);
+    CascadeTimer<String> seven = timer(queue.schedule(7, "7"));
+    CascadeTimer<String> thirteen = timer(queue.schedule(13, "13"));
+    CascadeTimer<String> twentyTwo = timer(queue.schedule(22, "22"));
+    assertThat(seven.where).isZero();
+    assertThat(queue.levels[0].buckets[3].next).isSameAs(seven);
+    assertThat(thirteen.where).isEqualTo(1);
+    assertThat(queue.levels[1].buckets[3].next).isSameAs(thirteen);
+    assertThat(twentyTwo.where).isEqualTo(2);
+    assertThat(queue.levels[2].buckets[1].next).isSameAs(twentyTwo);
+    List<String> fired = new ArrayList<>();
+
+    queue.advance(7, timer -> fired.add(timer.payload()));
+    assertThat(fired).containsExactly("7");
+    queue.advance(11, timer -> fired.add(timer.payload()));
+    assertThat(thirteen.where).isEqualTo(1);
+    queue.advance(12, timer -> fired.add(timer.payload()));
+    assertThat(thirteen.where).isZero();
+    assertThat(queue.levels[0].buckets[1].next).isSameAs(thirteen);
+    queue.advance(13, timer -> fired.add(timer.payload()));
+    assertThat(fired).containsExactly("7", "13");
+
+    queue.advance(15, timer -> fired.add(timer.payload()));
+    assertThat(twentyTwo.where).isEqualTo(2);
+    queue.advance(16, timer -> fired.add(timer.payload()));
+    assertThat(twentyTwo.where).isEqualTo(1);
+    assertThat(queue.levels[1].buckets[1].next).isSameAs(twentyTwo);
+    queue.advance(19, timer -> fired.add(timer.payload()));
+    assertThat(twentyTwo.where).isEqualTo(1);
+    queue.advance(20, timer -> fired.add(timer.payload()));
+    assertThat(twentyTwo.where).isZero();
+    assertThat(queue.levels[0].buckets[2].next).isSameAs(twentyTwo);
+    queue.advance(21, timer -> fired.add(timer.payload()));
+    assertThat(fired).containsExactly("7", "13");
+    queue.advance(22, timer -> fired.add(timer.payload()));
+    assertThat(fired).containsExactly("7", "13", "22");
+    CascadeInvariants.check(queue);
+  }
+
   @Test
   void levelsAreCreatedOnlyAsFarAsTheDeadlinesInUseRequire() {
     CascadeTimerQueue<String> queue = new CascadeTimerQueue<>(TimerConfig.defaults(), 4);
