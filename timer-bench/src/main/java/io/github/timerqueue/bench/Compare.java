@@ -84,6 +84,7 @@ public final class Compare {
 
   /** Runs the comparison; returns whether every benchmark succeeded. */
   static boolean run(Settings settings, PrintStream out) throws IOException {
+    LocalDateTime started = LocalDateTime.now();
     List<Batch> batches = settings.plan();
     int runs = 0;
     for (Batch batch : batches) {
@@ -133,10 +134,10 @@ public final class Compare {
     }
     rows.sort(Results.Row.ORDER);
     Results results = new Results(
-        settings.about(), settings.contenders(), rows, measurements, MEMORY_TIMERS, memory);
+        settings.about(started), settings.contenders(), rows, measurements, MEMORY_TIMERS, memory);
 
     Path dir = settings.out().resolve(
-        LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
+        started.format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
             + (settings.full() ? "-full" : "-quick"));
     Files.createDirectories(dir);
     Path json = dir.resolve("jmh-result.json");
@@ -303,11 +304,11 @@ public final class Compare {
           measurementIterations(), measurementMillis());
     }
 
-    List<String> about() {
+    List<String> about(LocalDateTime started) {
       return List.of(
           String.format(Locale.ROOT, "timer-bench %s run, %s: %s %s, %d cores, %s.",
               full ? "full" : "quick",
-              LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")),
+              started.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")),
               System.getProperty("java.vm.name"), System.getProperty("java.runtime.version"),
               Runtime.getRuntime().availableProcessors(), describe()));
     }
