@@ -123,8 +123,9 @@ final class ResultTable {
     legend.append("Time: ns per operation (expire, TTL expire: per fired timer) ± JMH's 99.9%"
         + " confidence half-width. B: bytes allocated per the same unit (-prof gc).\n");
     if (!results.bytesPerTimer().isEmpty()) {
-      legend.append("Memory per pending timer: JOL retained size of the structure holding "
-          + Numbers.count(results.memoryTimers()) + " timers, shared payload, / timers.\n");
+      legend.append("Memory per pending timer: JOL's total size of everything the structure"
+          + " holding " + Numbers.count(results.memoryTimers()) + " timers reaches (one shared"
+          + " payload), divided by the timers.\n");
     }
     for (Map.Entry<Workload, Integer> note : notes.entrySet()) {
       legend.append('[').append(note.getValue()).append("] ").append(Contenders.AGRONA)
