@@ -4,9 +4,11 @@
  * io.github.timerqueue.runtime.TimerScheduledExecutorService}, both built on whichever {@link
  * io.github.timerqueue.TimerQueue} strategy is named at run time.
  */
+// Guava 33.3 is an automatic module (com.google.common); the warning says no more than that.
+@SuppressWarnings("requires-transitive-automatic")
 module io.github.timerqueue.runtime {
   requires io.github.timerqueue;
-  // Transitive: the builder takes a Guava Ticker, so callers need to read that package too.
+  // Transitive: the builder takes a Guava Ticker, so callers must be able to read that package.
   requires transitive com.google.common;
 
   exports io.github.timerqueue.runtime;

@@ -45,6 +45,13 @@ final class TimerLoop {
   /** Most timers fired per turn, so that requests (cancellations) are applied in between. */
   private static final int FIRE_BATCH = 1 << 12;
 
+  /**
+   * How far ahead {@code wakeAt} may be: half the range of a {@code long}, like the longest delay
+   * ({@link TimerService#MAX_DELAY_NANOS}), so that producers can compare any deadline (past ones
+   * included) with it by subtraction without overflow. Sleeping indefinitely publishes this far.
+   */
+  private static final long HORIZON_NANOS = Long.MAX_VALUE >>> 1;
+
   private static final VarHandle WAKE_AT;
 
   static {
@@ -294,7 +301,7 @@ final class TimerLoop {
       return 0;
     }
     boolean bounded = delay != Long.MAX_VALUE;
-    long wake = queue.now() + delay;
+    long wake = queue.now() + Math.min(delay, HORIZON_NANOS);
     if (coolingDown && (!bounded || cooldownEnd - wake < 0)) {
       wake = cooldownEnd;
       bounded = true;
@@ -307,7 +314,7 @@ final class TimerLoop {
         return 0;
       }
     } else {
-      wake = now + Long.MAX_VALUE;
+      wake = now + HORIZON_NANOS;
       sleep = Long.MAX_VALUE;
     }
     WAKE_AT.setVolatile(this, wake);

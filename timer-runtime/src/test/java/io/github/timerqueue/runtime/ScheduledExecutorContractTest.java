@@ -106,6 +106,23 @@ class ScheduledExecutorContractTest {
   }
 
   @Strategies.Each
+  void aFixedRateTaskReArmedInThePastWakesTheIdleThread(String strategy) {
+    List<Runnable> handedOver = new ArrayList<>();
+    ManualTimer timer =
+        new ManualTimer(strategy, 0, TimerService.builder().taskExecutor(handedOver::add));
+    TimerScheduledExecutorService executor = new TimerScheduledExecutorService(timer.service);
+    List<Long> ranAt = new ArrayList<>();
+    executor.scheduleAtFixedRate(() -> ranAt.add(timer.millis()), 0, 2, TimeUnit.MILLISECONDS);
+    timer.at(0);
+    assertThat(timer.at(10)).as("nothing armed: sleeps until woken").isEqualTo(Long.MAX_VALUE);
+
+    handedOver.remove(0).run(); // ran late, at 10 ms: re-armed for 2 ms, already past
+
+    assertThat(ranAt).containsExactly(10L);
+    assertThat(timer.service.loop.wakeSignals()).isEqualTo(1);
+  }
+
+  @Strategies.Each
   void fixedDelayWaitsTheDelayAfterEachRunEnds(String strategy) {
     Scheduler scheduler = new Scheduler(strategy);
     List<Long> ranAt = new ArrayList<>();

@@ -15,20 +15,23 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Many threads scheduling, cancelling and re-arming shared timeouts at once, on the real timer
  * thread: every arming ends exactly once (its task runs, or it is cancelled, or {@code stop}
  * returns it), nothing runs twice, nothing runs early, and nothing is left pending.
  *
- * <p>By default each run does {@value #DEFAULT_OPERATIONS} operations per strategy; with {@code
- * -Dtimerqueue.soak=true} it does {@value #SOAK_OPERATIONS}.
+ * <p>By default the first test does {@value #DEFAULT_OPERATIONS} operations per strategy, and the
+ * second stops 25 loaded services; with {@code -Dtimerqueue.soak=true} they do {@value
+ * #SOAK_OPERATIONS} operations and 500 stops.
  */
 class TimerServiceStressTest {
-  private static final int DEFAULT_OPERATIONS = 400_000;
-  private static final int SOAK_OPERATIONS = 10_000_000;
+  private static final int DEFAULT_OPERATIONS = 1_000_000;
+  private static final int SOAK_OPERATIONS = 20_000_000;
   private static final int OPERATIONS =
       Boolean.getBoolean("timerqueue.soak") ? SOAK_OPERATIONS : DEFAULT_OPERATIONS;
+  private static final int STOP_ROUNDS = Boolean.getBoolean("timerqueue.soak") ? 500 : 25;
   private static final int THREADS = 4;
   /** Timeouts shared by all threads: each operation picks one at random. */
   private static final int SLOTS = 4096;
@@ -193,17 +196,22 @@ class TimerServiceStressTest {
 
   @Strategies.Each
   void stopDuringTheLoadAccountsForEveryArming(String strategy) throws Exception {
-    Load load = new Load(strategy);
-    List<Timeout> unrun = new ArrayList<>();
-    load.runThreads(OPERATIONS / THREADS, () -> {
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      unrun.addAll(load.timers.stop());
-    });
+    // Many short rounds: what matters is the moment of stop, so each round makes one more.
+    SplittableRandom random = new SplittableRandom(42);
+    for (int round = 0; round < STOP_ROUNDS; round++) {
+      Load load = new Load(strategy);
+      List<Timeout> unrun = new ArrayList<>();
+      long stopAfterMicros = random.nextLong(100, 20_000);
+      load.runThreads(Integer.MAX_VALUE, () -> {
+        LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(stopAfterMicros));
+        unrun.addAll(load.timers.stop());
+      });
+      checkEveryArmingEndedOnce(load, unrun);
+    }
+  }
 
+  private static void checkEveryArmingEndedOnce(Load load, List<Timeout> unrun)
+      throws InterruptedException {
     assertThat(load.errors).isEmpty();
     Set<Timeout> returned = new HashSet<>(unrun);
     assertThat(returned).as("each returned once").hasSameSizeAs(unrun);
@@ -220,7 +228,7 @@ class TimerServiceStressTest {
           .as("armings not accounted for")
           .isBetween(0, task.rejectedReschedules.get());
     }
-    Thread.sleep(20);
+    Thread.sleep(5);
     int runsLater = 0;
     for (Task task : load.tasks) {
       runsLater += task.runs.get();
@@ -228,4 +236,5 @@ class TimerServiceStressTest {
     assertThat(runsLater).as("nothing runs after stop").isEqualTo(runsAfterStop);
     assertThat(load.timers.stats().pending()).isZero();
   }
+
 }
