@@ -72,11 +72,21 @@ public abstract class TimerBenchmark {
   /** Puts {@link #pending} timers in place; runs once, outside measurement. */
   abstract void fill();
 
-  /** Fills with timers whose delays come from {@code delays}, without moving the clock. */
+  /**
+   * Fills with timers whose delays come from {@code delays}, then moves the clock one resolution,
+   * so that every contender is measured in its working shape: a structure that builds its levels
+   * as the clock moves (cascade, like ccan's) would otherwise hold everything in its far list. The
+   * delays are counted from the clock after that move, so nothing fires.
+   */
   final void fillAtOnce(DelaySequence delays) {
+    long filledAt = now + Scenario.RESOLUTION;
     for (int slot = 0; slot < pending; slot++) {
-      timers.schedule(slot, now + delays.next());
+      timers.schedule(slot, filledAt + delays.next());
     }
+    if (timers.advance(filledAt, delays) != 0) {
+      throw new IllegalStateException(strategy + " fired timers that were not due");
+    }
+    now = filledAt;
   }
 
   private void checkPopulation(String when) {
