@@ -5,7 +5,7 @@
  * io.github.timerqueue.TimerQueue} strategy is named at run time.
  */
 // Guava 33.3 is an automatic module (com.google.common); the warning says no more than that.
-@SuppressWarnings("requires-transitive-automatic")
+@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
 module io.github.timerqueue.runtime {
   requires io.github.timerqueue;
   // Transitive: the builder takes a Guava Ticker, so callers must be able to read that package.

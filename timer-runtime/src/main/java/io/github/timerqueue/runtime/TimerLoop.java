@@ -32,10 +32,10 @@ import java.util.function.Consumer;
  * <h2>Cancellations</h2>
  * A cancellation makes no deadline earlier, but its entry stays referenced by the request queue
  * until the thread looks, so a stream of short-lived timeouts would pile up while the thread
- * sleeps. The first cancellation after a quiet period therefore wakes the thread at once; for
- * {@value #SWEEP_INTERVAL_MILLIS} milliseconds after that, cancellations do not wake it, and at the
- * end of that interval it wakes once to take them. A service that cancels steadily wakes at most
- * twice per interval for it; an idle one never.
+ * sleeps. The first cancellation after a quiet period therefore wakes the thread at once, unless
+ * it wakes within {@value #SWEEP_INTERVAL_MILLIS} milliseconds anyway; for that long after it
+ * wakes, cancellations do not wake it, and at the end of that interval it wakes once to take them.
+ * A service that cancels steadily wakes at most twice per interval for it; an idle one never.
  */
 final class TimerLoop {
   static final long SWEEP_INTERVAL_MILLIS = 10;
@@ -142,7 +142,7 @@ final class TimerLoop {
   void requestSweep() {
     if (!sweepRequested) {
       sweepRequested = true;
-      if (sleeping) {
+      if (sleeping && (long) WAKE_AT.getVolatile(this) - ticker.read() > SWEEP_INTERVAL_NANOS) {
         signal();
       }
     }

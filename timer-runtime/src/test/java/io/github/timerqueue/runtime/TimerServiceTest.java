@@ -143,7 +143,7 @@ class TimerServiceTest {
   void cancelBeforeExpiryStopsTheTaskAndRemovesItsTimer(String strategy) {
     ManualTimer timer = new ManualTimer(strategy);
     Runs runs = new Runs(timer);
-    Timeout timeout = timer.schedule(runs, 10);
+    Timeout timeout = timer.schedule(runs, 100);
     timer.at(0);
     assertThat(timer.service.loop.queuedTimers()).isEqualTo(1);
 
@@ -156,11 +156,25 @@ class TimerServiceTest {
     timer.at(1);
     assertThat(timer.service.loop.queuedTimers()).isZero();
 
-    timer.stepTo(20);
+    timer.stepTo(120);
     assertThat(runs.at).isEmpty();
     assertThat(timer.service.stats().cancelled()).isEqualTo(1);
     assertThat(timer.service.stats().pending()).isZero();
     assertThat(timer.service.stats().fired()).isZero();
+  }
+
+  @Strategies.Each
+  void aCancellationDoesNotWakeAThreadThatWakesWithinTheSweepIntervalAnyway(String strategy) {
+    ManualTimer timer = new ManualTimer(strategy);
+    Timeout far = timer.schedule(t -> {}, 60_000);
+    timer.schedule(t -> {}, 5);
+    long sleep = timer.at(0);
+    assertThat(sleep).isLessThanOrEqualTo(5 * ManualTimer.MS);
+
+    far.cancel();
+    assertThat(timer.service.loop.wakeSignals()).isZero();
+    timer.stepTo(5);
+    assertThat(timer.service.loop.queuedTimers()).as("taken when it woke").isZero();
   }
 
   @Strategies.Each
