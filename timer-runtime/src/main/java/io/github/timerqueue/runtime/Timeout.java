@@ -27,8 +27,8 @@ public interface Timeout {
   /**
    * Cancels this timeout if it is pending, so that its task does not run, and then calls the
    * task's {@link TimerTask#cancelled cancelled} callback. The timer thread removes the timeout from
-   * its queue soon after (at once if it is idle, within 10 milliseconds if cancellations keep
-   * coming), so cancelled timeouts do not pile up until their deadlines.
+   * its queue within about 10 milliseconds, not at its deadline, so cancelled timeouts do not pile
+   * up; a sleeping timer thread is woken for that at most about twice per 10 milliseconds.
    *
    * @return {@code true} if the timeout was pending and is now cancelled; {@code false} if it had
    *     already expired or been cancelled
