@@ -96,8 +96,10 @@ class TimingWheelRandomizedTest {
     private final long resolution;
     private final SplittableRandom random;
     private final boolean checkEveryOperation;
-    private final List<TimerHandle<Long>> handles = new ArrayList<>();
-    private final Map<Long, Expected> expected = new HashMap<>();
+    /** The timers the run still uses; stale ones are forgotten at random to keep it bounded. */
+    private final List<Expected> known = new ArrayList<>();
+    private final Map<Long, Expected> byPayload = new HashMap<>();
+    private long nextPayload;
     private long elapsed;
     private long nextSequence;
     private int pending;
@@ -143,10 +145,10 @@ class TimingWheelRandomizedTest {
           checkNextExpiryDelay();
         } else if (random.nextBoolean()) {
           wheel.clear();
-          expected.values().forEach(model -> model.pending = false);
+          known.forEach(model -> model.pending = false);
           pending = 0;
         } else {
-          wheel.drain(timer -> expected.get(timer.payload()).pending = false);
+          wheel.drain(timer -> byPayload.get(timer.payload()).pending = false);
           pending = 0;
         }
         assertThat(wheel.size()).isEqualTo(pending);
@@ -159,31 +161,41 @@ class TimingWheelRandomizedTest {
 
     private void schedule() {
       long deadline = wheel.now() + randomDistance();
-      TimerHandle<Long> timer = wheel.schedule(deadline, (long) handles.size());
-      handles.add(timer);
-      Expected model = new Expected(timer);
-      expected.put(timer.payload(), model);
-      arm(model, timer, deadline);
+      TimerHandle<Long> timer = wheel.schedule(deadline, nextPayload++);
+      arm(remember(timer), timer, deadline);
     }
 
     private void scheduleWithin() {
       long earliest = wheel.now() + randomDistance();
       long latest = earliest + Math.min(logUniform(random, 40) - 1, Long.MAX_VALUE / 4);
-      TimerHandle<Long> timer = wheel.scheduleWithin(earliest, latest, (long) handles.size());
+      TimerHandle<Long> timer = wheel.scheduleWithin(earliest, latest, nextPayload++);
       assertThat(timer.deadline() - earliest).as("chosen before earliest").isNotNegative();
       assertThat(latest - timer.deadline()).as("chosen after latest").isNotNegative();
-      handles.add(timer);
+      arm(remember(timer), timer, timer.deadline());
+    }
+
+    private Expected remember(TimerHandle<Long> timer) {
       Expected model = new Expected(timer);
-      expected.put(timer.payload(), model);
-      arm(model, timer, timer.deadline());
+      known.add(model);
+      byPayload.put(timer.payload(), model);
+      if (known.size() > 4_000) {
+        int victim = random.nextInt(known.size());
+        Expected forgotten = known.get(victim);
+        if (!forgotten.pending && forgotten != model) {
+          known.set(victim, known.get(known.size() - 1));
+          known.remove(known.size() - 1);
+          byPayload.remove(forgotten.handle.payload());
+        }
+      }
+      return model;
     }
 
     private void reschedule() {
-      if (handles.isEmpty()) {
+      if (known.isEmpty()) {
         return;
       }
-      TimerHandle<Long> timer = handles.get(random.nextInt(handles.size()));
-      Expected model = expected.get(timer.payload());
+      Expected model = known.get(random.nextInt(known.size()));
+      TimerHandle<Long> timer = model.handle;
       long deadline = wheel.now() + randomDistance();
       assertThat(wheel.reschedule(timer, deadline)).isEqualTo(model.pending);
       if (model.pending) {
@@ -193,11 +205,11 @@ class TimingWheelRandomizedTest {
     }
 
     private void cancel() {
-      if (handles.isEmpty()) {
+      if (known.isEmpty()) {
         return;
       }
-      TimerHandle<Long> timer = handles.get(random.nextInt(handles.size()));
-      Expected model = expected.get(timer.payload());
+      Expected model = known.get(random.nextInt(known.size()));
+      TimerHandle<Long> timer = model.handle;
       assertThat(wheel.cancel(timer)).isEqualTo(model.pending);
       if (model.pending) {
         pending--;
@@ -242,7 +254,7 @@ class TimingWheelRandomizedTest {
 
       wheel.advance(wheel.now() + step, timer -> {
         assertThat(timer.isPending()).isFalse();
-        Expected model = expected.get(timer.payload());
+        Expected model = byPayload.get(timer.payload());
         assertThat(model.pending).as("fired a timer that was not pending").isTrue();
         assertThat(model.armedDue || Long.compareUnsigned(model.key, intervalNum) < 0)
             .as("fired timer #%d with key %d in interval %d", timer.payload(), model.key,
@@ -253,7 +265,7 @@ class TimingWheelRandomizedTest {
       });
 
       pending -= fired.size();
-      for (Expected model : expected.values()) {
+      for (Expected model : known) {
         if (model.pending
             && (model.armedDue || Long.compareUnsigned(model.key, intervalNum) < 0)) {
           throw new AssertionError(
@@ -277,7 +289,7 @@ class TimingWheelRandomizedTest {
     private void checkNextExpiryDelay() {
       long delay = wheel.nextExpiryDelay();
       long expectedDelay = Long.MAX_VALUE;
-      for (Expected model : expected.values()) {
+      for (Expected model : known) {
         if (!model.pending) {
           continue;
         }
@@ -291,7 +303,7 @@ class TimingWheelRandomizedTest {
     }
 
     private void checkCoarseTimersStayPut() {
-      for (Expected model : expected.values()) {
+      for (Expected model : known) {
         if (model.pending && model.coarse
             && ((WheelTimer<?>) model.handle).position != model.coarsePosition) {
           throw new AssertionError("a coarse timer moved: " + model.handle);
