@@ -8,18 +8,24 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Lateness under load: schedules {@code timers} timers with delays uniform over 0 .. {@code
- * maxDelay} while {@code churners} threads schedule and cancel 30 s timeouts on the same timer as
- * fast as they can, and records each timer's actual run time minus its deadline. The deadline is
- * read from {@code System.nanoTime()} just before the timer is handed over, so the figure includes
- * the scheduling call itself. On few cores the churners also compete with the timer thread for the
- * CPU, which is part of what "under load" means here.
+ * maxDelay} while {@code churners} threads schedule and cancel 30 s timeouts on the same timer,
+ * and records each timer's actual run time minus its deadline. The deadline is read from {@code
+ * System.nanoTime()} just before the timer is handed over, so the figure includes the scheduling
+ * call itself.
+ *
+ * <p>By default the churners run as fast as they can: a saturating load, under which a timer
+ * whose one thread applies every caller's requests may fall behind its producers, and on few cores
+ * the churners also take the CPU from the timer thread. With a churn rate (operations per second,
+ * all churners together) they work in small paced batches and sleep in between: a heavy but
+ * sustainable load, under which lateness shows the timer's own precision.
  *
  * <pre>
  * java -cp timer-bench/target/benchmarks.jar io.github.timerqueue.bench.runtime.LatenessUnderLoad \
- *     [impl,...]
+ *     [impl,...] [churn operations per second]
  * </pre>
  */
 public final class LatenessUnderLoad {
@@ -30,22 +36,35 @@ public final class LatenessUnderLoad {
   static final long TIME_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(10);
   private static final long SEED = 0x7173_7465_6c61_7465L;
   private static final long NOT_RUN = Long.MIN_VALUE;
+  /** Operations a paced churner does between two sleeps. */
+  private static final int CHURN_BATCH = 100;
 
   private LatenessUnderLoad() {}
 
   /**
    * Prints p50, p99, p99.9 and max lateness of each contender (all of them by default).
    *
-   * @param args optionally a comma-separated list of contenders
+   * @param args optionally a comma-separated list of contenders, then a churn rate in operations
+   *     per second (default: as fast as they can)
    * @throws InterruptedException if interrupted while waiting for the timers
    */
   public static void main(String[] args) throws InterruptedException {
     List<String> impls = args.length > 0
         ? Arrays.asList(args[0].split(",")) : RuntimeContenders.names();
+    long churnRate = args.length > 1 ? Long.parseLong(args[1]) : 0;
     for (String impl : impls) {
-      System.out.println(describe(measure(impl, TIMERS, MAX_DELAY_NANOS, CHURNERS,
-          TIME_LIMIT_NANOS)));
+      System.out.println(describe(measureWarm(impl, churnRate)));
     }
+  }
+
+  /**
+   * Runs the issue's configuration twice on {@code impl} and returns the second: the runs share
+   * one JVM, so without a first run the contender measured first would also pay for compiling the
+   * code they share, and each contender for compiling its own.
+   */
+  static Lateness measureWarm(String impl, long churnRate) throws InterruptedException {
+    measure(impl, TIMERS, MAX_DELAY_NANOS, CHURNERS, churnRate, TIME_LIMIT_NANOS);
+    return measure(impl, TIMERS, MAX_DELAY_NANOS, CHURNERS, churnRate, TIME_LIMIT_NANOS);
   }
 
   static String describe(Lateness l) {
@@ -59,9 +78,12 @@ public final class LatenessUnderLoad {
    * Runs one lateness measurement on a fresh timer of {@code impl}, stopping it afterwards.
    * Timers that have not run by {@code timeLimitNanos} after the last was scheduled are left out
    * of the percentiles (the result says how many ran).
+   *
+   * @param churnRate schedule+cancel operations per second of all churners together; 0 for as
+   *     fast as they can
    */
   static Lateness measure(String impl, int timers, long maxDelayNanos, int churners,
-      long timeLimitNanos) throws InterruptedException {
+      long churnRate, long timeLimitNanos) throws InterruptedException {
     SplittableRandom random = new SplittableRandom(SEED);
     long[] delays = new long[timers];
     for (int i = 0; i < timers; i++) {
@@ -91,10 +113,8 @@ public final class LatenessUnderLoad {
       for (int c = 0; c < churners; c++) {
         Thread thread = new Thread(() -> {
           try {
-            while (!stop.get()) {
-              timer.cancel(timer.schedule(
-                  RuntimeScheduleCancelBenchmark.TIMEOUT_NANOS, Action.NOTHING));
-            }
+            churn(timer, stop, churnRate == 0 ? 0 : CHURN_BATCH * churners * 1_000_000_000L
+                / churnRate);
           } catch (Throwable t) {
             churnFailure.compareAndSet(null, t);
           }
@@ -121,5 +141,26 @@ public final class LatenessUnderLoad {
     }
     long[] ran = Arrays.stream(lateness).filter(l -> l != NOT_RUN).toArray();
     return new Lateness(impl, ran, timers);
+  }
+
+  /**
+   * Schedules and cancels 30 s timeouts until {@code stop}: without a pause if {@code
+   * batchIntervalNanos} is 0, else a batch of {@link #CHURN_BATCH} every {@code
+   * batchIntervalNanos}, sleeping in between (a churner that falls behind does not sleep).
+   */
+  private static void churn(RuntimeTimer timer, AtomicBoolean stop, long batchIntervalNanos) {
+    long nextBatch = System.nanoTime();
+    while (!stop.get()) {
+      for (int i = 0; i < CHURN_BATCH; i++) {
+        timer.cancel(timer.schedule(RuntimeScheduleCancelBenchmark.TIMEOUT_NANOS, Action.NOTHING));
+      }
+      if (batchIntervalNanos > 0) {
+        nextBatch += batchIntervalNanos;
+        long wait = nextBatch - System.nanoTime();
+        if (wait > 0) {
+          LockSupport.parkNanos(wait);
+        }
+      }
+    }
   }
 }

@@ -35,10 +35,13 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  */
 public final class RuntimeCompare {
   private static final String USAGE = String.join("\n",
-      "usage: run-runtime [--full] [--impls a,b,...] [--idle-seconds n] [--out dir]",
+      "usage: run-runtime [--full] [--impls a,b,...] [--churn-rate n] [--idle-seconds n]"
+          + " [--out dir]",
       "  --full               3 x 1 s warm-up and 5 x 1 s measured per JMH run (default: 2 x 0.5 s",
       "                       warm-up, 3 x 1 s measured)",
       "  --impls list         contenders, default every registered strategy then netty,kafka,stpe",
+      "  --churn-rate n       lateness: the 4 churners' schedule+cancel operations per second,",
+      "                       paced (default: as fast as they can)",
       "  --idle-seconds n     how long the idle timers are watched (default 5)",
       "  --out dir            where the results directory goes (default: results)");
 
@@ -54,11 +57,13 @@ public final class RuntimeCompare {
     boolean full = false;
     List<String> impls = RuntimeContenders.names();
     long idleMillis = IdleWakeups.DEFAULT_WAIT_MILLIS;
+    long churnRate = 0;
     Path out = Path.of("results");
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--full" -> full = true;
         case "--impls" -> impls = Arrays.asList(value(args, ++i).split(","));
+        case "--churn-rate" -> churnRate = Long.parseLong(value(args, ++i));
         case "--idle-seconds" -> idleMillis = Long.parseLong(value(args, ++i)) * 1000;
         case "--out" -> out = Path.of(value(args, ++i));
         case "--help", "-h" -> {
@@ -71,7 +76,7 @@ public final class RuntimeCompare {
     for (String impl : impls) {
       RuntimeContenders.start(impl).close(); // an unknown name fails now, not after minutes
     }
-    run(impls, full, idleMillis, out, System.out);
+    run(impls, full, churnRate, idleMillis, out, System.out);
   }
 
   private static String value(String[] args, int i) {
@@ -81,8 +86,8 @@ public final class RuntimeCompare {
     return args[i];
   }
 
-  static void run(List<String> impls, boolean full, long idleMillis, Path out, PrintStream log)
-      throws IOException, InterruptedException {
+  static void run(List<String> impls, boolean full, long churnRate, long idleMillis, Path out,
+      PrintStream log) throws IOException, InterruptedException {
     LocalDateTime started = LocalDateTime.now();
     List<RunResult> all = new ArrayList<>();
     Map<String, RuntimeRow> rows = new LinkedHashMap<>();
@@ -104,9 +109,7 @@ public final class RuntimeCompare {
     for (String impl : impls) {
       Lateness lateness = null;
       try {
-        lateness = LatenessUnderLoad.measure(impl, LatenessUnderLoad.TIMERS,
-            LatenessUnderLoad.MAX_DELAY_NANOS, LatenessUnderLoad.CHURNERS,
-            LatenessUnderLoad.TIME_LIMIT_NANOS);
+        lateness = LatenessUnderLoad.measureWarm(impl, churnRate);
         log.println(LatenessUnderLoad.describe(lateness));
       } catch (RuntimeException e) {
         log.println(impl + " lateness failed: " + e);
@@ -123,7 +126,7 @@ public final class RuntimeCompare {
           row.reschedule4(), row.lateness(), rate));
     }
 
-    List<String> about = about(started, full);
+    List<String> about = about(started, full, churnRate);
     List<RuntimeRow> table = new ArrayList<>(rows.values());
     Path dir = out.resolve(
         started.format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-runtime"
@@ -147,7 +150,7 @@ public final class RuntimeCompare {
         row.idle());
   }
 
-  private static List<String> about(LocalDateTime started, boolean full) {
+  private static List<String> about(LocalDateTime started, boolean full, long churnRate) {
     return List.of(
         "timerqueue runtime comparison, " + (full ? "full" : "quick") + " run, "
             + started.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")) + ", "
@@ -158,7 +161,8 @@ public final class RuntimeCompare {
         "reschedule: each thread re-arms its own 30 s timeout (TimerService only; the peers"
             + " have none: n/a)",
         "lateness: actual minus deadline of 10^5 timers, delays uniform 0..100 ms, while 4"
-            + " threads churn schedule+cancel",
+            + " threads churn schedule+cancel "
+            + (churnRate == 0 ? "as fast as they can" : "at " + churnRate + " ops/s in all"),
         "idle wake-ups/s: the timer thread's voluntary context switches over the idle wait;"
             + " service wake-ups/s: TimerService.stats().wakeups()");
   }
