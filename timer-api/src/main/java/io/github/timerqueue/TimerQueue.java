@@ -169,7 +169,8 @@ public interface TimerQueue<T> {
    * @return how many timers fired, at most {@code limit}
    * @throws IllegalArgumentException if {@code limit < 1}; the clock is not moved
    * @throws IllegalStateException if called from a handler of this queue
-   * @throws NullPointerException if {@code onExpired} is {@code null}; the clock is not moved
+   * @throws NullPointerException if {@code onExpired} is {@code null}, whatever {@code limit}
+   *     is; the clock is not moved
    */
   int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit);
 
