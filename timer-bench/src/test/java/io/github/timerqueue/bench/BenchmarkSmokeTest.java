@@ -3,6 +3,7 @@ package io.github.timerqueue.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.timerqueue.TimerQueues;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -79,6 +80,39 @@ class BenchmarkSmokeTest {
     Path png = results.resolve("chart.png");
     ResultChart.write(all, png);
     assertThat(Files.readAllBytes(png)).startsWith(0x89, 'P', 'N', 'G');
+  }
+
+  @Test
+  void fullDrainRunsOnEveryStrategy() throws RunnerException {
+    Collection<RunResult> runs = new Runner(new OptionsBuilder()
+        .include("^" + Pattern.quote(FullDrainBenchmark.class.getName()) + "\\.")
+        .param("strategy", TimerQueues.strategies().toArray(String[]::new))
+        .param("timers", "1000")
+        .forks(0)
+        .warmupIterations(0)
+        .measurementIterations(1)
+        .shouldFailOnError(true)
+        .verbosity(VerboseMode.SILENT)
+        .build()).run();
+
+    assertThat(runs).hasSize(TimerQueues.strategies().size());
+  }
+
+  @Test
+  void scheduleCancelAmongFewTtlsRunsOnEveryContender() throws RunnerException {
+    Collection<RunResult> runs = new Runner(new OptionsBuilder()
+        .include("^" + Pattern.quote(TtlScheduleCancelBenchmark.class.getName()) + "\\.")
+        .param("strategy", Contenders.names().toArray(String[]::new))
+        .param("pending", String.valueOf(TINY))
+        .forks(0)
+        .warmupIterations(0)
+        .measurementIterations(1)
+        .measurementTime(TimeValue.milliseconds(5))
+        .shouldFailOnError(true)
+        .verbosity(VerboseMode.SILENT)
+        .build()).run();
+
+    assertThat(runs).hasSize(Contenders.names().size() * 2);
   }
 
   @Test
