@@ -3,6 +3,7 @@ package io.github.timerqueue.heap;
 import io.github.timerqueue.TimerConfig;
 import io.github.timerqueue.TimerHandle;
 import io.github.timerqueue.TimerQueue;
+import io.github.timerqueue.spi.TimerQueueChecks;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -75,10 +76,7 @@ final class HeapTimerQueue<T> implements TimerQueue<T> {
    */
   @Override
   public TimerHandle<T> scheduleWithin(long earliest, long latest, T payload) {
-    if (latest - earliest < 0) {
-      throw new IllegalArgumentException(
-          "earliest (" + earliest + ") must not be after latest (" + latest + ")");
-    }
+    TimerQueueChecks.checkRange(earliest, latest);
     return schedule(earliest, payload);
   }
 
@@ -117,9 +115,7 @@ final class HeapTimerQueue<T> implements TimerQueue<T> {
   @Override
   public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
     Objects.requireNonNull(onExpired, "onExpired");
-    if (limit < 1) {
-      throw new IllegalArgumentException("limit must be at least 1, but was " + limit);
-    }
+    TimerQueueChecks.checkLimit(limit);
     if (advancing) {
       throw new IllegalStateException("advance must not be called from a timer handler");
     }

@@ -3,6 +3,7 @@ package io.github.timerqueue.cascade;
 import io.github.timerqueue.TimerConfig;
 import io.github.timerqueue.TimerHandle;
 import io.github.timerqueue.TimerQueue;
+import io.github.timerqueue.spi.TimerQueueChecks;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -184,10 +185,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   @Override
   public TimerHandle<T> scheduleWithin(long earliest, long latest, T payload) {
     Objects.requireNonNull(payload, "payload");
-    if (latest - earliest < 0) {
-      throw new IllegalArgumentException(
-          "earliest (" + earliest + ") must not be after latest (" + latest + ")");
-    }
+    TimerQueueChecks.checkRange(earliest, latest);
     long earliestDistance = earliest - now;
     long latestDistance = latest - now;
     if (latestDistance < earliestDistance) {
@@ -263,9 +261,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   @Override
   public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
     Objects.requireNonNull(onExpired, "onExpired");
-    if (limit < 1) {
-      throw new IllegalArgumentException("limit must be at least 1, but was " + limit);
-    }
+    TimerQueueChecks.checkLimit(limit);
     if (advancing) {
       throw new IllegalStateException("advance must not be called from a timer handler");
     }

@@ -3,6 +3,7 @@ package io.github.timerqueue.lawn;
 import io.github.timerqueue.TimerConfig;
 import io.github.timerqueue.TimerHandle;
 import io.github.timerqueue.TimerQueue;
+import io.github.timerqueue.spi.TimerQueueChecks;
 import java.util.Objects;
 import java.util.function.Consumer;
 
@@ -157,10 +158,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   @Override
   public TimerHandle<T> scheduleWithin(long earliest, long latest, T payload) {
     Objects.requireNonNull(payload, "payload");
-    if (latest - earliest < 0) {
-      throw new IllegalArgumentException(
-          "earliest (" + earliest + ") must not be after latest (" + latest + ")");
-    }
+    TimerQueueChecks.checkRange(earliest, latest);
     long earliestDistance = earliest - now;
     if (latest - now < earliestDistance) {
       // latest is more than Long.MAX_VALUE ahead: by the signed-difference rule it alone would lie
@@ -209,9 +207,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   @Override
   public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
     Objects.requireNonNull(onExpired, "onExpired");
-    if (limit < 1) {
-      throw new IllegalArgumentException("limit must be at least 1, but was " + limit);
-    }
+    TimerQueueChecks.checkLimit(limit);
     if (advancing) {
       throw new IllegalStateException("advance must not be called from a timer handler");
     }
