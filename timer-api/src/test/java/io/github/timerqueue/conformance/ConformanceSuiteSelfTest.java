@@ -83,21 +83,19 @@ class ConformanceSuiteSelfTest {
         .collect(Collectors.toList());
   }
 
-  /** The heap itself, run through the same path as the broken ones. */
-  static class CorrectHeap extends TimerQueueConformanceTest {
+  /** The suite on the heap's registered name; the broken ones wrap the heap they create. */
+  abstract static class OnHeap extends TimerQueueConformanceTest {
     @Override
     protected String strategy() {
       return "heap";
     }
   }
 
-  /** Advances the real queue one unit further than asked. */
-  static class FiresOneUnitEarly extends TimerQueueConformanceTest {
-    @Override
-    protected String strategy() {
-      return "heap";
-    }
+  /** The heap itself, run through the same path as the broken ones. */
+  static class CorrectHeap extends OnHeap {}
 
+  /** Advances the real queue one unit further than asked. */
+  static class FiresOneUnitEarly extends OnHeap {
     @Override
     protected <T> TimerQueue<T> create(TimerConfig config) {
       return new Broken<T>(TimerQueues.create("heap", config)) {
@@ -110,12 +108,7 @@ class ConformanceSuiteSelfTest {
   }
 
   /** Schedules every timer one resolution later than asked. */
-  static class FiresOneResolutionLate extends TimerQueueConformanceTest {
-    @Override
-    protected String strategy() {
-      return "heap";
-    }
-
+  static class FiresOneResolutionLate extends OnHeap {
     @Override
     protected <T> TimerQueue<T> create(TimerConfig config) {
       return new Broken<T>(TimerQueues.create("heap", config)) {
@@ -128,12 +121,7 @@ class ConformanceSuiteSelfTest {
   }
 
   /** Reports every cancel as having found a pending timer. */
-  static class CancelAlwaysReportsPending extends TimerQueueConformanceTest {
-    @Override
-    protected String strategy() {
-      return "heap";
-    }
-
+  static class CancelAlwaysReportsPending extends OnHeap {
     @Override
     protected <T> TimerQueue<T> create(TimerConfig config) {
       return new Broken<T>(TimerQueues.create("heap", config)) {
@@ -147,12 +135,7 @@ class ConformanceSuiteSelfTest {
   }
 
   /** Advances twice, so that timers its handlers made due fire in the same advance. */
-  static class FiresTimersMadeDueByItsHandlers extends TimerQueueConformanceTest {
-    @Override
-    protected String strategy() {
-      return "heap";
-    }
-
+  static class FiresTimersMadeDueByItsHandlers extends OnHeap {
     @Override
     protected <T> TimerQueue<T> create(TimerConfig config) {
       return new Broken<T>(TimerQueues.create("heap", config)) {
