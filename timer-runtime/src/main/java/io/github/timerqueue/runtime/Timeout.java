@@ -5,8 +5,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A task scheduled on a {@link TimerService}: the handle {@link TimerService#newTimeout newTimeout}
- * returns. All methods are thread-safe and never block; each handle may be cancelled and re-armed
- * from any thread, any number of times.
+ * returns. All methods are thread-safe and take no lock shared with other timeouts; each handle may
+ * be cancelled and re-armed from any thread, any number of times. Only {@link #reschedule
+ * reschedule} may wait, for at most a millisecond, while the timer thread catches up with a flood of
+ * requests (see {@link TimerService}'s "Back-pressure").
  *
  * <p>A timeout is in one of three states. It is <em>pending</em> from the moment it is scheduled
  * or re-armed until it <em>expires</em> (its task is handed over to run) or is <em>cancelled</em>.
@@ -38,8 +40,8 @@ public interface Timeout {
   /**
    * Arms this timeout to expire after {@code delay}, counted from now. A pending timeout is moved;
    * an expired or cancelled one is made pending again with the same task. A task may re-arm its
-   * own timeout this way, which is how periodic work avoids allocating. Delays are as for {@link
-   * TimerService#newTimeout}.
+   * own timeout this way, which is how periodic work avoids allocating. Delays, and the wait while
+   * the timer thread is behind, are as for {@link TimerService#newTimeout}.
    *
    * @param delay how long from now the timeout should expire; zero or negative for as soon as
    *     possible

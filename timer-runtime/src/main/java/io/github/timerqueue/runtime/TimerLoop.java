@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
@@ -40,10 +41,16 @@ import java.util.function.Consumer;
 final class TimerLoop {
   static final long SWEEP_INTERVAL_MILLIS = 10;
   private static final long SWEEP_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(SWEEP_INTERVAL_MILLIS);
-  /** Most requests applied per turn, so that a flood of requests cannot hold back expiries. */
-  private static final int REQUEST_BATCH = 1 << 16;
+  /**
+   * Most requests applied per turn, so that a flood of requests cannot hold back expiries; the same
+   * as {@link #FIRE_BATCH}, so that while both are backed up, timers fire at least as fast as
+   * requests are applied.
+   */
+  static final int REQUEST_BATCH = 1 << 12;
   /** Most timers fired per turn, so that requests (cancellations) are applied in between. */
-  private static final int FIRE_BATCH = 1 << 12;
+  static final int FIRE_BATCH = 1 << 12;
+  /** The longest a producer waits in {@link #throttle} for the timer thread to catch up. */
+  static final long MAX_THROTTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
   /**
    * How far ahead {@code wakeAt} may be: half the range of a {@code long}, like the longest delay
@@ -82,7 +89,14 @@ final class TimerLoop {
   @SuppressWarnings("unused") // accessed through WAKE_AT
   private volatile long wakeAt;
   private volatile boolean sweepRequested;
+  /**
+   * Set by the timer thread when a turn ends with requests still queued, cleared when it finds the
+   * request queue empty: while set, producers {@linkplain #throttle() give way} to it.
+   */
+  private volatile boolean behind;
   private final AtomicLong wakeSignals = new AtomicLong();
+  /** Calls that waited in {@link #throttle}: counted only on that slow path. */
+  private final LongAdder throttled = new LongAdder();
   private volatile long wakeups;
 
   // Timer thread only.
@@ -138,6 +152,24 @@ final class TimerLoop {
     }
   }
 
+  /**
+   * Gives the timer thread time to catch up while it is {@link #behind}: yields the processor until
+   * it has emptied the request queue, for at most {@link #MAX_THROTTLE_NANOS}. Without this, threads
+   * that schedule faster than one thread can apply their requests would grow the request queue
+   * without bound, and every timeout queued behind it would run late by the whole backlog. The
+   * timer thread itself, and a task running on it, never waits here: it is the one that catches up.
+   */
+  void throttle() {
+    if (!behind || onLoopThread()) {
+      return;
+    }
+    throttled.increment();
+    long giveUp = System.nanoTime() + MAX_THROTTLE_NANOS;
+    do {
+      Thread.yield();
+    } while (behind && !service.stopping && System.nanoTime() - giveUp < 0);
+  }
+
   /** Asks for the cancelled entries in the request queue to be taken soon; see the class doc. */
   void requestSweep() {
     if (!sweepRequested) {
@@ -175,6 +207,15 @@ final class TimerLoop {
 
   long wakeups() {
     return wakeups;
+  }
+
+  long throttled() {
+    return throttled.sum();
+  }
+
+  /** Whether the last turn ended with requests still queued; for tests. */
+  boolean behind() {
+    return behind;
   }
 
   // ---- the timer thread ----
@@ -237,9 +278,15 @@ final class TimerLoop {
     for (int i = 0; i < REQUEST_BATCH; i++) {
       Request request = requests.poll();
       if (request == null) {
+        if (behind) {
+          behind = false;
+        }
         return;
       }
       request.process(this);
+    }
+    if (!behind) {
+      behind = true;
     }
   }
 
@@ -305,6 +352,9 @@ final class TimerLoop {
     if (coolingDown && (!bounded || cooldownEnd - wake < 0)) {
       wake = cooldownEnd;
       bounded = true;
+    }
+    if (!requests.isEmpty()) {
+      return 0; // more requests came meanwhile: take them before publishing a sleep
     }
     long now = ticker.read();
     long sleep;

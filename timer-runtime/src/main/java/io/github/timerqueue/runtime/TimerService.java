@@ -56,6 +56,17 @@ import java.util.concurrent.locks.LockSupport;
  * early; none takes a lock shared with other timeouts. The timer thread pays the strategy's cost
  * of each operation ({@code O(1)} for the timing wheels, {@code O(log n)} for {@code heap}).
  *
+ * <h2>Back-pressure</h2>
+ * One thread applies every other thread's requests. Threads that schedule faster than it can apply
+ * would otherwise grow the request queue without bound (and keep every queued handle alive), and a
+ * timeout queued behind that backlog would run late by all of it. So the timer thread applies at
+ * most {@value TimerLoop#REQUEST_BATCH} requests between two looks at the clock, and when a turn
+ * ends with requests still queued it marks itself behind; while it is, {@code newTimeout} and
+ * {@code reschedule} on other threads first yield the processor until it has caught up, for at most
+ * a millisecond each. A caller that is not scheduling faster than the thread applies never waits,
+ * and the check costs it one read of a field that rarely changes. The timer thread, and tasks on
+ * it, never wait. {@link TimerStats#throttled()} counts the calls that waited.
+ *
  * <h2>Where tasks run</h2>
  * By default tasks run on the timer thread itself. That costs nothing extra per task, but while a
  * task runs no other timeout fires and no request is applied: a task that blocks or takes long
@@ -144,6 +155,9 @@ public final class TimerService {
    * the resolution and the timer thread allow. A delay of zero or less runs it as soon as possible;
    * delays beyond 146 years are cut to that.
    *
+   * <p>While the timer thread is behind the requests of other threads, this first waits for it
+   * (see "Back-pressure" above), for at most a millisecond.
+   *
    * @param task what to run
    * @param delay how long from now to run it
    * @param unit the unit of {@code delay}
@@ -155,6 +169,7 @@ public final class TimerService {
   public Timeout newTimeout(TimerTask task, long delay, TimeUnit unit) {
     Objects.requireNonNull(task, "task");
     Objects.requireNonNull(unit, "unit");
+    loop.throttle();
     TimerEntry entry = new TimerEntry(this, task);
     entry.armFirst(deadlineAfter(delay, unit));
     return entry;
@@ -212,7 +227,7 @@ public final class TimerService {
     long gone = fired.sum() + cancelled.sum() + unrun.sum();
     long pending = Math.max(0, armed.sum() - gone);
     return new TimerStats(pending, fired.sum(), cancelled.sum(), rejected.sum(), loop.wakeups(),
-        lateness.snapshot());
+        loop.throttled(), lateness.snapshot());
   }
 
   /**

@@ -19,16 +19,18 @@ public final class TimerStats {
   private final long cancelled;
   private final long rejected;
   private final long wakeups;
+  private final long throttled;
   private final LatenessHistogram.Snapshot lateness;
 
   TimerStats(
-      long pending, long fired, long cancelled, long rejected, long wakeups,
+      long pending, long fired, long cancelled, long rejected, long wakeups, long throttled,
       LatenessHistogram.Snapshot lateness) {
     this.pending = pending;
     this.fired = fired;
     this.cancelled = cancelled;
     this.rejected = rejected;
     this.wakeups = wakeups;
+    this.throttled = throttled;
     this.lateness = lateness;
   }
 
@@ -82,6 +84,17 @@ public final class TimerStats {
   }
 
   /**
+   * Returns how many calls to schedule or re-arm a timeout first waited for the timer thread to
+   * catch up with the requests queued before them (see {@link TimerService}'s "Back-pressure").
+   * Nonzero only when other threads queued requests faster than the timer thread applied them.
+   *
+   * @return the number of calls that waited
+   */
+  public long throttled() {
+    return throttled;
+  }
+
+  /**
    * Returns how many tasks started running and were timed: the population of the lateness
    * percentiles.
    *
@@ -115,9 +128,9 @@ public final class TimerStats {
   @Override
   public String toString() {
     return String.format(Locale.ROOT,
-        "TimerStats{pending=%d, fired=%d, cancelled=%d, rejected=%d, wakeups=%d, tasksRun=%d,"
-            + " lateness p50=%dns p90=%dns p99=%dns p99.9=%dns max=%dns}",
-        pending, fired, cancelled, rejected, wakeups, tasksRun(), latenessNanos(50),
+        "TimerStats{pending=%d, fired=%d, cancelled=%d, rejected=%d, wakeups=%d, throttled=%d,"
+            + " tasksRun=%d, lateness p50=%dns p90=%dns p99=%dns p99.9=%dns max=%dns}",
+        pending, fired, cancelled, rejected, wakeups, throttled, tasksRun(), latenessNanos(50),
         latenessNanos(90), latenessNanos(99), latenessNanos(99.9), maxLatenessNanos());
   }
 }
