@@ -3,10 +3,10 @@ package io.github.timerqueue.lawn;
 import io.github.timerqueue.TimerHandle;
 
 /**
- * A timer of a {@link LawnTimerQueue}: its handle, and its node in the one list it is in while it
+ * A timer of a {@link LawnTimerQueue}: its handle, and its link in the one list it is in while it
  * is pending, either the queue of its TTL or the list of due timers waiting to be handed out.
  */
-final class LawnTimer<T> implements TimerHandle<T> {
+final class LawnTimer<T> extends TimerLink<T> implements TimerHandle<T> {
   final LawnTimerQueue<T> owner;
   final T payload;
   long deadline;
@@ -18,8 +18,6 @@ final class LawnTimer<T> implements TimerHandle<T> {
   long expiry;
   /** The list it is in: pending if and only if not {@code null}. */
   TimerList<T> list;
-  LawnTimer<T> previous;
-  LawnTimer<T> next;
 
   LawnTimer(LawnTimerQueue<T> owner, T payload) {
     this.owner = owner;

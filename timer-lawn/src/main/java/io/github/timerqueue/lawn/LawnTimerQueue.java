@@ -54,6 +54,13 @@ import java.util.function.Consumer;
  *   <li>{@code reschedule} unlinks the timer from whatever list it is in before it joins the tail
  *       of its new TTL's queue; the original C implementation's update path could leave a live
  *       timer behind in its old queue.
+ *   <li>Timers are linked through themselves into circular lists closed by a sentinel, the list
+ *       object itself ({@link TimerList}), so that joining a queue and leaving it are a few writes
+ *       with no branch. Cancelling a timer that is not a queue's head, and arming one in a TTL that
+ *       has a queue (the paper's common case), stay on a short path that the JIT inlines whole: a
+ *       shift of the distance for the TTL when the resolution is a power of two, one map probe,
+ *       the expiry from the queue's precomputed span, an append. New queues, emptied queues and
+ *       new heads are handled out of line.
  *   <li>Due timers are moved to a list of their own before the first is handed out, which is what
  *       makes timers armed by a handler wait for the next {@code advance} and lets a handler cancel
  *       a due timer before its turn. If a handler throws, the rest stay on that list, still pending
@@ -92,11 +99,18 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   static final int SPARE_QUEUES = 64;
 
   private final long resolution;
+  /**
+   * {@code log2(resolution)} if the resolution is a power of two, else -1: a TTL is then a shift of
+   * the distance, not a division.
+   */
+  private final int resolutionShift;
   /** The queue's clock, and its unsigned distance from the start time. */
   private long now;
   private long elapsed;
   /** {@link #elapsed} rounded down to a multiple of the resolution: the current tick's start. */
   private long tickStart;
+  /** {@code elapsed - tickStart}: how far into its tick the clock is. */
+  private long intoTick;
   private int size;
 
   /** The non-empty TTL queues, by TTL. Package-private, like the fields below, for the tests. */
@@ -113,6 +127,8 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   @SuppressWarnings("unchecked")
   LawnTimerQueue(TimerConfig config) {
     this.resolution = config.resolution();
+    this.resolutionShift =
+        Long.bitCount(resolution) == 1 ? Long.numberOfTrailingZeros(resolution) : -1;
     this.now = config.startTime();
     this.spares = (TtlQueue<T>[]) new TtlQueue<?>[SPARE_QUEUES];
   }
@@ -137,6 +153,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   public TimerHandle<T> schedule(long deadline, T payload) {
     LawnTimer<T> timer = new LawnTimer<>(this, Objects.requireNonNull(payload, "payload"));
     arm(timer, deadline);
+    size++;
     return timer;
   }
 
@@ -172,6 +189,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     LawnTimer<T> timer = new LawnTimer<>(this, payload);
     timer.deadline = deadlineOf(ttl, latest);
     enqueue(timer, ttl);
+    size++;
     return timer;
   }
 
@@ -182,7 +200,18 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
    */
   @Override
   public boolean cancel(TimerHandle<T> timer) {
-    return detach(own(timer));
+    LawnTimer<T> owned = own(timer);
+    TimerList<T> list = owned.list;
+    if (list == null) {
+      return false;
+    }
+    boolean wasFirst = owned.previous == list;
+    list.remove(owned);
+    size--;
+    if (wasFirst) {
+      firstLeft(list);
+    }
+    return true;
   }
 
   /**
@@ -194,9 +223,19 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   @Override
   public boolean reschedule(TimerHandle<T> timer, long deadline) {
     LawnTimer<T> owned = own(timer);
-    boolean wasPending = detach(owned);
+    TimerList<T> list = owned.list;
+    if (list == null) {
+      size++;
+    } else {
+      // arm rewrites every list field of the timer: unlinking is enough.
+      boolean wasFirst = owned.previous == list;
+      list.unlink(owned);
+      if (wasFirst) {
+        firstLeft(list);
+      }
+    }
     arm(owned, deadline);
-    return wasPending;
+    return list != null;
   }
 
   @Override
@@ -215,8 +254,9 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     if (step > 0) {
       this.now = now;
       this.elapsed += step;
-      this.tickStart =
-          resolution == 1 ? elapsed : elapsed - Long.remainderUnsigned(elapsed, resolution);
+      this.intoTick = resolutionShift >= 0
+          ? elapsed & (resolution - 1) : Long.remainderUnsigned(elapsed, resolution);
+      this.tickStart = elapsed - intoTick;
     }
     collectDue(limit);
     if (due.isEmpty()) {
@@ -226,7 +266,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     int fired = 0;
     try {
       while (fired < limit && !due.isEmpty()) {
-        LawnTimer<T> timer = due.head;
+        LawnTimer<T> timer = due.first();
         due.remove(timer);
         size--;
         fired++;
@@ -287,14 +327,15 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     }
     int drained = 0;
     while (true) {
-      LawnTimer<T> timer = due.head;
-      if (timer != null) {
+      LawnTimer<T> timer;
+      if (!due.isEmpty()) {
+        timer = due.first();
         due.remove(timer);
       } else if (!index.isEmpty()) {
         // The tail of the last queue in the index: its head, and so its key, stays put, and if the
         // queue empties it leaves the index from the last position, which needs no sifting.
         TtlQueue<T> queue = index.get(index.size() - 1);
-        timer = queue.tail;
+        timer = queue.last();
         queue.remove(timer);
         if (queue.isEmpty()) {
           retire(queue);
@@ -312,18 +353,20 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   public void forEach(Consumer<? super TimerHandle<T>> action) {
     Objects.requireNonNull(action, "action");
     for (int position = 0; position < index.size(); position++) {
-      for (LawnTimer<T> timer = index.get(position).head; timer != null; timer = timer.next) {
-        action.accept(timer);
-      }
+      visit(index.get(position), action);
     }
-    for (LawnTimer<T> timer = due.head; timer != null; timer = timer.next) {
-      action.accept(timer);
-    }
+    visit(due, action);
   }
 
   @Override
   public String toString() {
     return "LawnTimerQueue{now=" + now + ", size=" + size + ", ttls=" + index.size() + "}";
+  }
+
+  private static <T> void visit(TimerList<T> list, Consumer<? super TimerHandle<T>> action) {
+    for (TimerLink<T> link = list.next; link != list; link = link.next) {
+      action.accept((LawnTimer<T>) link);
+    }
   }
 
   /** The unsigned distance of the clock from the start time: for the invariant checks of tests. */
@@ -346,9 +389,27 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     throw new IllegalArgumentException("timer " + timer + " was not created by this queue");
   }
 
+  /**
+   * Puts a timer that is in no list (or whose links are stale) in the queue of its deadline's TTL.
+   * The common case, a deadline ahead whose TTL has a queue, is kept short enough to be inlined
+   * into the callers; the rest is {@link #enqueue}.
+   */
   private void arm(LawnTimer<T> timer, long deadline) {
     timer.deadline = deadline;
-    enqueue(timer, ttlOf(deadline - now));
+    long distance = deadline - now;
+    if (distance > 0) {
+      long ttl = ttlAhead(distance);
+      TtlQueue<T> queue = queuesByTtl.get(ttl);
+      if (queue != null) {
+        long expiry = tickStart + queue.span;
+        timer.expiry = Long.compareUnsigned(expiry, tickStart) < 0 ? -1L : expiry;
+        queue.append(timer);
+        return;
+      }
+      enqueue(timer, ttl);
+    } else {
+      enqueue(timer, 0);
+    }
   }
 
   /**
@@ -356,16 +417,17 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
    * ticks from the start of the current tick to the deadline, rounded up.
    */
   private long ttlOf(long distance) {
-    if (distance <= 0) {
-      return 0;
-    }
-    if (resolution == 1) {
-      return distance;
-    }
-    // Below 2^64: the offset into the tick is under the resolution, and both are below 2^63.
-    long fromTickStart = elapsed - tickStart + distance;
-    long ticks = Long.divideUnsigned(fromTickStart, resolution);
-    return ticks * resolution == fromTickStart ? ticks : ticks + 1;
+    return distance <= 0 ? 0 : ttlAhead(distance);
+  }
+
+  /** {@link #ttlOf} a {@code distance >= 1}. */
+  private long ttlAhead(long distance) {
+    // Below 2^64: the offset into the tick is under the resolution, and both are below 2^63. At
+    // least 1, so the ceiling of fromTickStart / resolution is (fromTickStart - 1) / resolution + 1.
+    long fromTickStart = intoTick + distance - 1;
+    int shift = resolutionShift;
+    return (shift >= 0
+        ? fromTickStart >>> shift : Long.divideUnsigned(fromTickStart, resolution)) + 1;
   }
 
   /**
@@ -384,7 +446,10 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     return expiry;
   }
 
-  /** Appends a timer that is in no list to the queue of a TTL, creating the queue if needed. */
+  /**
+   * Appends a timer that is in no list (or whose links are stale) to the queue of a TTL, creating
+   * the queue if needed.
+   */
   private void enqueue(LawnTimer<T> timer, long ttl) {
     timer.expiry = expiryOf(ttl);
     TtlQueue<T> queue = queuesByTtl.get(ttl);
@@ -393,34 +458,27 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
       queue.append(timer);
     } else {
       queue = spareCount > 0 ? takeSpare() : new TtlQueue<>();
-      queue.ttl = ttl;
+      queue.assign(ttl, resolution);
       queue.append(timer);
       queuesByTtl.put(ttl, queue);
       index.add(queue);
     }
-    size++;
   }
 
-  /** Takes a pending timer out of its list; returns whether it was pending. */
-  private boolean detach(LawnTimer<T> timer) {
-    TimerList<T> list = timer.list;
-    if (list == null) {
-      return false;
-    }
-    if (list == due) {
-      due.remove(timer);
-    } else {
+  /**
+   * Upkeep after the first timer of a list left it: a TTL queue that emptied is retired, and one
+   * with a new head is re-keyed in the index. Rare (one timer in a queue's length), so it is kept
+   * out of the cancel and reschedule paths.
+   */
+  private void firstLeft(TimerList<T> list) {
+    if (list != due) {
       TtlQueue<T> queue = (TtlQueue<T>) list;
-      boolean wasHead = queue.head == timer;
-      queue.remove(timer);
       if (queue.isEmpty()) {
         retire(queue);
-      } else if (wasHead) {
+      } else {
         index.headRemoved(queue);
       }
     }
-    size--;
-    return true;
   }
 
   /**
@@ -428,7 +486,11 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
    * {@code limit}. The first check is the paper's closest-expiration shortcut.
    */
   private void collectDue(int limit) {
-    while (due.size < limit && !index.isEmpty()
+    if (index.isEmpty() || Long.compareUnsigned(index.firstExpiry(), elapsed) > 0) {
+      return;
+    }
+    int room = limit - due.countUpTo(limit);
+    while (room > 0 && !index.isEmpty()
         && Long.compareUnsigned(index.firstExpiry(), elapsed) <= 0) {
       TtlQueue<T> queue = index.first();
       // Take a run: the timers of this queue that are due and expire no later than the head of
@@ -437,15 +499,14 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
       if (Long.compareUnsigned(elapsed, runEnd) < 0) {
         runEnd = elapsed;
       }
-      int room = limit - due.size;
-      LawnTimer<T> last = queue.head;
-      int count = 1;
-      for (LawnTimer<T> next = last.next; next != null && count < room
-          && Long.compareUnsigned(next.expiry, runEnd) <= 0; next = next.next) {
-        last = next;
-        count++;
+      LawnTimer<T> last = queue.first();
+      room--;
+      for (TimerLink<T> next = last.next; next != queue && room > 0
+          && Long.compareUnsigned(((LawnTimer<T>) next).expiry, runEnd) <= 0; next = next.next) {
+        last = (LawnTimer<T>) next;
+        room--;
       }
-      queue.moveFirstTo(due, last, count);
+      queue.moveFirstTo(due, last);
       if (queue.isEmpty()) {
         retire(queue);
       } else {

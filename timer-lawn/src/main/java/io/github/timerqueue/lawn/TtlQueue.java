@@ -15,11 +15,23 @@ final class TtlQueue<T> extends TimerList<T> {
 
   /** The TTL in units of the resolution; 0 for timers armed with a deadline already due. */
   long ttl;
+  /**
+   * {@code ttl} times the resolution, or {@code 2^64 - 1} if that does not fit in 64 unsigned bits:
+   * what a timer armed in a tick adds to the tick's start for its expiry, so that joining the queue
+   * needs no multiplication. Either way an unsigned overflow of the sum means "saturate".
+   */
+  long span;
   /** Where the queue is in the {@link HeadIndex}, or {@link #NOT_INDEXED}. */
   int position = NOT_INDEXED;
 
+  /** Gives this empty queue the TTL of the timers that will join it. */
+  void assign(long ttl, long resolution) {
+    this.ttl = ttl;
+    this.span = Math.multiplyHigh(ttl, resolution) != 0 ? -1L : ttl * resolution;
+  }
+
   @Override
   public String toString() {
-    return "TtlQueue{ttl=" + ttl + ", size=" + size + "}";
+    return "TtlQueue{ttl=" + ttl + (isEmpty() ? ", empty}" : "}");
   }
 }

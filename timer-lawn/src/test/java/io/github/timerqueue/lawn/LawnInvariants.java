@@ -8,8 +8,10 @@ import java.util.Map;
  * invariant:
  *
  * <ul>
- *   <li>every TTL queue is non-empty, correctly linked, and sorted by expiry from head to tail, and
- *       no timer in it expires later than a timer of its TTL armed now would;
+ *   <li>every list closes on its sentinel, with each forward link mirrored by a backward one;
+ *   <li>every TTL queue is non-empty, sorted by expiry from head to tail, no timer in it expires
+ *       later than a timer of its TTL armed now would, and its span is its TTL times the
+ *       resolution (saturated);
  *   <li>the index is a heap, each entry knows its position, and each key is its queue's head
  *       expiry;
  *   <li>the map and the index hold the same queues, one per TTL;
@@ -57,19 +59,23 @@ final class LawnInvariants {
       if (queue.queuesByTtl.get(ttlQueue.ttl) != ttlQueue) {
         throw broken(ttlQueue + " is not the map's queue for its TTL: " + queue.queuesByTtl);
       }
-      if (index.keyAt(position) != (ttlQueue.head.expiry ^ Long.MIN_VALUE)) {
+      if (ttlQueue.span != latestExpiry(0, ttlQueue.ttl, resolution)) {
+        throw broken(ttlQueue + " has the span " + Long.toUnsignedString(ttlQueue.span));
+      }
+      queued += checkList(ttlQueue, queue, seen);
+      LawnTimer<T> head = ttlQueue.first();
+      if (index.keyAt(position) != (head.expiry ^ Long.MIN_VALUE)) {
         throw broken(ttlQueue + " is keyed " + Long.toUnsignedString(index.keyAt(position)
-            ^ Long.MIN_VALUE) + " but its head expires at "
-            + Long.toUnsignedString(ttlQueue.head.expiry));
+            ^ Long.MIN_VALUE) + " but its head expires at " + Long.toUnsignedString(head.expiry));
       }
       if (position > 0 && index.keyAt((position - 1) >>> 1) > index.keyAt(position)) {
         throw broken(ttlQueue + " at " + position + " has an earlier key than its parent");
       }
-      queued += checkList(ttlQueue, queue, seen);
       long latestAllowed = ttlQueue.ttl == 0
           ? elapsed : latestExpiry(tickStart, ttlQueue.ttl, resolution);
       long previousExpiry = 0;
-      for (LawnTimer<T> timer = ttlQueue.head; timer != null; timer = timer.next) {
+      for (TimerLink<T> link = ttlQueue.next; link != ttlQueue; link = link.next) {
+        LawnTimer<T> timer = (LawnTimer<T>) link;
         if (Long.compareUnsigned(previousExpiry, timer.expiry) > 0) {
           throw broken(ttlQueue + " is not sorted by expiry at " + timer);
         }
@@ -84,8 +90,8 @@ final class LawnInvariants {
         }
         previousExpiry = timer.expiry;
       }
-      if (Long.compareUnsigned(ttlQueue.head.expiry, earliestHead) < 0) {
-        earliestHead = ttlQueue.head.expiry;
+      if (Long.compareUnsigned(head.expiry, earliestHead) < 0) {
+        earliestHead = head.expiry;
       }
     }
     int due = checkList(queue.due, queue, seen);
@@ -95,7 +101,7 @@ final class LawnInvariants {
 
     for (int spare = 0; spare < queue.spareCount; spare++) {
       TtlQueue<T> ttlQueue = queue.spares[spare];
-      if (!ttlQueue.isEmpty() || ttlQueue.size != 0
+      if (!ttlQueue.isEmpty() || ttlQueue.previous != ttlQueue
           || ttlQueue.position != TtlQueue.NOT_INDEXED
           || queue.queuesByTtl.get(ttlQueue.ttl) == ttlQueue) {
         throw broken("spare " + ttlQueue + " is not empty, or still indexed or mapped");
@@ -117,12 +123,19 @@ final class LawnInvariants {
     }
   }
 
-  /** Checks the links of one list and that it owns its timers; returns how many it holds. */
+  /**
+   * Checks the links of one list, that they close on its sentinel both ways, and that it owns its
+   * timers; returns how many it holds.
+   */
   private static <T> int checkList(
       TimerList<T> list, LawnTimerQueue<T> queue, Map<LawnTimer<T>, TimerList<T>> seen) {
     int count = 0;
-    LawnTimer<T> previous = null;
-    for (LawnTimer<T> timer = list.head; timer != null; timer = timer.next) {
+    TimerLink<T> previous = list;
+    for (TimerLink<T> link = list.next; link != list; link = link.next) {
+      if (link == null || link instanceof TimerList) {
+        throw broken(list + " links to " + link + " after " + count + " timers");
+      }
+      LawnTimer<T> timer = (LawnTimer<T>) link;
       if (timer.owner != queue) {
         throw broken(list + " holds " + timer + " of another queue");
       }
@@ -141,9 +154,8 @@ final class LawnInvariants {
         throw broken(list + " is longer than size() " + queue.size() + "; is it a cycle?");
       }
     }
-    if (list.tail != previous || list.size != count) {
-      throw broken(list + " says it holds " + list.size + " timers up to " + list.tail
-          + " but holds " + count + " up to " + previous);
+    if (list.previous != previous) {
+      throw broken(list + " says its last timer is " + list.previous + " but it is " + previous);
     }
     return count;
   }

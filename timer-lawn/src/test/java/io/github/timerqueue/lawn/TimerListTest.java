@@ -14,18 +14,28 @@ class TimerListTest {
     return new LawnTimer<>(owner, payload);
   }
 
-  /** The payloads head to tail, after checking the links both ways, the tail and the size. */
+  /**
+   * The payloads head to tail, after checking the links both ways, that they close on the list's
+   * sentinel, and the count.
+   */
   private static List<String> contents(TimerList<String> list) {
     List<String> payloads = new ArrayList<>();
-    LawnTimer<String> previous = null;
-    for (LawnTimer<String> timer = list.head; timer != null; timer = timer.next) {
+    TimerLink<String> previous = list;
+    for (TimerLink<String> link = list.next; link != list; link = link.next) {
+      assertThat(link).isInstanceOf(LawnTimer.class);
+      LawnTimer<String> timer = (LawnTimer<String>) link;
       assertThat(timer.previous).isSameAs(previous);
       assertThat(timer.list).isSameAs(list);
       payloads.add(timer.payload);
       previous = timer;
     }
-    assertThat(list.tail).isSameAs(previous);
-    assertThat(list.size).isEqualTo(payloads.size());
+    assertThat(list.previous).isSameAs(previous);
+    assertThat(list.countUpTo(Integer.MAX_VALUE)).isEqualTo(payloads.size());
+    assertThat(list.isEmpty()).isEqualTo(payloads.isEmpty());
+    if (!payloads.isEmpty()) {
+      assertThat(list.first().payload).isEqualTo(payloads.get(0));
+      assertThat(list.last().payload).isEqualTo(payloads.get(payloads.size() - 1));
+    }
     return payloads;
   }
 
@@ -68,7 +78,7 @@ class TimerListTest {
     source.append(b);
     source.append(timer("c"));
 
-    source.moveFirstTo(target, b, 2);
+    source.moveFirstTo(target, b);
 
     assertThat(contents(source)).containsExactly("c");
     assertThat(contents(target)).containsExactly("x", "a", "b");
@@ -81,7 +91,7 @@ class TimerListTest {
     LawnTimer<String> only = timer("only");
     source.append(only);
 
-    source.moveFirstTo(target, only, 1);
+    source.moveFirstTo(target, only);
 
     assertThat(contents(source)).isEmpty();
     assertThat(source.isEmpty()).isTrue();
