@@ -3,10 +3,10 @@ package io.github.timerqueue.lawn;
 import io.github.timerqueue.TimerHandle;
 
 /**
- * A timer of a {@link LawnTimerQueue}: its handle, and its link in the one list it is in while it
- * is pending, either the queue of its TTL or the list of due timers waiting to be handed out.
+ * A timer of a {@link LawnTimerQueue}: its handle, and its place in the one ring it is in while it
+ * is pending, either the queue of its TTL or the ring of due timers waiting to be handed out.
  */
-final class LawnTimer<T> extends TimerLink<T> implements TimerHandle<T> {
+final class LawnTimer<T> implements TimerHandle<T> {
   final LawnTimerQueue<T> owner;
   final T payload;
   long deadline;
@@ -16,8 +16,10 @@ final class LawnTimer<T> extends TimerLink<T> implements TimerHandle<T> {
    * these never decrease from head to tail.
    */
   long expiry;
-  /** The list it is in: pending if and only if not {@code null}. */
-  TimerList<T> list;
+  /** The ring it is in: pending if and only if not {@code null}. */
+  TimerRing<T> ring;
+  /** Its ticket in {@link #ring}, which names its slot there; meaningless when not pending. */
+  long ticket;
 
   LawnTimer(LawnTimerQueue<T> owner, T payload) {
     this.owner = owner;
@@ -36,7 +38,7 @@ final class LawnTimer<T> extends TimerLink<T> implements TimerHandle<T> {
 
   @Override
   public boolean isPending() {
-    return list != null;
+    return ring != null;
   }
 
   @Override

@@ -16,8 +16,8 @@ import java.util.function.Consumer;
  * request timeouts, retransmission timers, caches with a handful of expiry policies, sliding
  * windows, rate limiters. That is the paper's assumption, {@code distinct TTLs << pending timers}.
  * Then scheduling a timer is appending it to an existing queue (one hash probe, no ordering work),
- * cancelling it is unlinking it, and expiring is taking heads: all {@code O(1)}, with no cascading
- * and no limit on how far ahead a deadline may lie.
+ * cancelling it is emptying its slot, and expiring is taking heads: all {@code O(1)}, with no
+ * cascading and no limit on how far ahead a deadline may lie.
  *
  * <p>What it costs when the assumption does not hold: with {@code Q} distinct TTLs among the
  * pending timers, creating or emptying a queue, and removing a queue's head (by cancel or
@@ -51,19 +51,22 @@ import java.util.function.Consumer;
  *       original C implementation left empty queues behind). Up to {@value #SPARE_QUEUES} emptied
  *       queue objects are kept for the next new TTL, so a TTL whose queue empties and refills again
  *       and again allocates nothing after the first time.
- *   <li>{@code reschedule} unlinks the timer from whatever list it is in before it joins the tail
+ *   <li>{@code reschedule} takes the timer out of whatever ring it is in before it joins the tail
  *       of its new TTL's queue; the original C implementation's update path could leave a live
  *       timer behind in its old queue.
- *   <li>Timers are linked through themselves into circular lists closed by a sentinel, the list
- *       object itself ({@link TimerList}), so that joining a queue and leaving it are a few writes
- *       with no branch. Cancelling a timer that is not a queue's head, and arming one in a TTL that
- *       has a queue (the paper's common case), stay on a short path that the JIT inlines whole: a
- *       shift of the distance for the TTL when the resolution is a power of two, one map probe,
- *       the expiry from the queue's precomputed span, an append. New queues, emptied queues and
- *       new heads are handled out of line.
- *   <li>Due timers are moved to a list of their own before the first is handed out, which is what
+ *   <li>A queue keeps its timers in a ring of slots ({@link TimerRing}), not in a linked list:
+ *       cancelling a timer marks the timer alone as out of its queue and writes to no other
+ *       memory, where unlinking would write to both neighbours, which in a large queue are cache
+ *       misses of their own. The slots it leaves stale are passed at once at either end of the
+ *       ring and cleared, in the middle, by an occasional compaction whose cost is {@code O(1)}
+ *       amortized per timer that joined. Cancelling a timer
+ *       that is not a queue's head, and arming one in a TTL that has a queue (the paper's common
+ *       case), stay on a short path: a shift of the distance for the TTL when the resolution is a
+ *       power of two, one map probe, the expiry from the queue's precomputed span, one slot
+ *       written. New queues, emptied queues and new heads are handled out of line.
+ *   <li>Due timers are moved to a ring of their own before the first is handed out, which is what
  *       makes timers armed by a handler wait for the next {@code advance} and lets a handler cancel
- *       a due timer before its turn. If a handler throws, the rest stay on that list, still pending
+ *       a due timer before its turn. If a handler throws, the rest stay in that ring, still pending
  *       and due, and go first at the next {@code advance}.
  * </ul>
  *
@@ -82,17 +85,27 @@ import java.util.function.Consumer;
  * between timers of different TTLs with the same expiry is unspecified.
  *
  * <h2>Costs</h2>
- * With {@code n} pending timers in {@code Q} TTL queues: {@code schedule} {@code O(1)} expected, or
- * {@code O(log Q)} when it creates a queue; {@code cancel} {@code O(1)}, or {@code O(log Q)} when
+ * With {@code n} pending timers in {@code Q} TTL queues, and every bound on the rings amortized
+ * (compaction, and passing stale slots at a queue's ends): {@code schedule} {@code O(1)} expected,
+ * or {@code O(log Q)} when it creates a queue; {@code cancel} {@code O(1)}, or {@code O(log Q)} when
  * it removes a queue's head or empties a queue; {@code reschedule} the two together; {@code
  * advance} {@code O(1)} when nothing is due, otherwise {@code O(e + s log Q)} for {@code e} fired
  * timers taken from the queues in {@code s <= e} runs (a run is a stretch of one queue that expires
  * before any other queue's head; in the paper's regime, bursts of one TTL, runs are long); {@code
  * nextExpiryDelay} and {@code size} {@code O(1)}; {@code scheduleWithin} {@code O(min(w, Q))} to
  * look for a queue to join, for a range {@code w} ticks wide, then as {@code schedule}; {@code
- * clear}, {@code drain} and {@code forEach} {@code O(n + Q)}. Nothing is allocated but the handle
- * by {@code schedule} and {@code scheduleWithin}, and nothing at all by the other operations,
- * except when a table grows to a size it never had (or a queue is created while no spare is left).
+ * clear}, {@code drain} and {@code forEach} {@code O(n + Q)} plus the stale slots in the rings.
+ * Nothing is allocated but the handle by {@code schedule} and {@code scheduleWithin}, and nothing
+ * at all by the other operations, except when a table or a ring grows to a size it never had (or a
+ * queue is created while no spare is left).
+ *
+ * <h2>Memory</h2>
+ * A 48-byte handle per timer, plus its queue's ring: four to eight slots of a reference each per
+ * timer of the queue at its fullest, kept while the queue exists; an emptied queue kept as a spare
+ * keeps at most {@value TimerRing#RETAINED_CAPACITY} slots. A cancelled timer stays referenced by
+ * its stale slot until its queue's head passes it or the ring is compacted (at the latest when
+ * the queue has had three quarters of its ring's capacity of new timers), so a dropped handle is
+ * not garbage at once, as it would be in {@code heap}.
  */
 final class LawnTimerQueue<T> implements TimerQueue<T> {
   /** How many emptied queue objects are kept for reuse. */
@@ -118,7 +131,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   /** The same queues, by the expiry of their heads. */
   final HeadIndex<T> index = new HeadIndex<>();
   /** Due timers taken from their queues by an advance and not handed out yet. */
-  final TimerList<T> due = new TimerList<>();
+  final TimerRing<T> due = new TimerRing<>();
   /** Emptied queues kept for reuse; {@code spares[0..spareCount)} are in use. */
   final TtlQueue<T>[] spares;
   int spareCount;
@@ -201,15 +214,13 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   @Override
   public boolean cancel(TimerHandle<T> timer) {
     LawnTimer<T> owned = own(timer);
-    TimerList<T> list = owned.list;
-    if (list == null) {
+    TimerRing<T> ring = owned.ring;
+    if (ring == null) {
       return false;
     }
-    boolean wasFirst = owned.previous == list;
-    list.remove(owned);
     size--;
-    if (wasFirst) {
-      firstLeft(list);
+    if (ring.remove(owned)) {
+      firstLeft(ring);
     }
     return true;
   }
@@ -217,25 +228,20 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   /**
    * {@inheritDoc}
    *
-   * <p>The timer leaves its queue (or the due list) and joins the tail of its new TTL's queue, as
+   * <p>The timer leaves its queue (or the due ring) and joins the tail of its new TTL's queue, as
    * {@code cancel} then {@code schedule} would, without allocating.
    */
   @Override
   public boolean reschedule(TimerHandle<T> timer, long deadline) {
     LawnTimer<T> owned = own(timer);
-    TimerList<T> list = owned.list;
-    if (list == null) {
+    TimerRing<T> ring = owned.ring;
+    if (ring == null) {
       size++;
-    } else {
-      // arm rewrites every list field of the timer: unlinking is enough.
-      boolean wasFirst = owned.previous == list;
-      list.unlink(owned);
-      if (wasFirst) {
-        firstLeft(list);
-      }
+    } else if (ring.remove(owned)) {
+      firstLeft(ring);
     }
     arm(owned, deadline);
-    return list != null;
+    return ring != null;
   }
 
   @Override
@@ -266,8 +272,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     int fired = 0;
     try {
       while (fired < limit && !due.isEmpty()) {
-        LawnTimer<T> timer = due.first();
-        due.remove(timer);
+        LawnTimer<T> timer = due.removeFirst();
         size--;
         fired++;
         onExpired.accept(timer);
@@ -329,11 +334,11 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     while (true) {
       LawnTimer<T> timer;
       if (!due.isEmpty()) {
-        timer = due.first();
-        due.remove(timer);
+        timer = due.removeFirst();
       } else if (!index.isEmpty()) {
-        // The tail of the last queue in the index: its head, and so its key, stays put, and if the
-        // queue empties it leaves the index from the last position, which needs no sifting.
+        // The tail of the last queue in the index: its head, and so its key, stays put unless it
+        // was the only timer, and then the queue leaves the index from the last position, which
+        // needs no sifting.
         TtlQueue<T> queue = index.get(index.size() - 1);
         timer = queue.last();
         queue.remove(timer);
@@ -353,9 +358,9 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   public void forEach(Consumer<? super TimerHandle<T>> action) {
     Objects.requireNonNull(action, "action");
     for (int position = 0; position < index.size(); position++) {
-      visit(index.get(position), action);
+      index.get(position).forEach(action);
     }
-    visit(due, action);
+    due.forEach(action);
   }
 
   @Override
@@ -363,11 +368,6 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     return "LawnTimerQueue{now=" + now + ", size=" + size + ", ttls=" + index.size() + "}";
   }
 
-  private static <T> void visit(TimerList<T> list, Consumer<? super TimerHandle<T>> action) {
-    for (TimerLink<T> link = list.next; link != list; link = link.next) {
-      action.accept((LawnTimer<T>) link);
-    }
-  }
 
   /** The unsigned distance of the clock from the start time: for the invariant checks of tests. */
   long elapsed() {
@@ -390,7 +390,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   }
 
   /**
-   * Puts a timer that is in no list (or whose links are stale) in the queue of its deadline's TTL.
+   * Puts a timer that is in no ring in the queue of its deadline's TTL.
    * The common case, a deadline ahead whose TTL has a queue, is kept short enough to be inlined
    * into the callers; the rest is {@link #enqueue}.
    */
@@ -447,7 +447,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   }
 
   /**
-   * Appends a timer that is in no list (or whose links are stale) to the queue of a TTL, creating
+   * Appends a timer that is in no ring to the queue of a TTL, creating
    * the queue if needed.
    */
   private void enqueue(LawnTimer<T> timer, long ttl) {
@@ -466,13 +466,13 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   }
 
   /**
-   * Upkeep after the first timer of a list left it: a TTL queue that emptied is retired, and one
+   * Upkeep after the first timer of a ring left it: a TTL queue that emptied is retired, and one
    * with a new head is re-keyed in the index. Rare (one timer in a queue's length), so it is kept
    * out of the cancel and reschedule paths.
    */
-  private void firstLeft(TimerList<T> list) {
-    if (list != due) {
-      TtlQueue<T> queue = (TtlQueue<T>) list;
+  private void firstLeft(TimerRing<T> ring) {
+    if (ring != due) {
+      TtlQueue<T> queue = (TtlQueue<T>) ring;
       if (queue.isEmpty()) {
         retire(queue);
       } else {
@@ -482,31 +482,26 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   }
 
   /**
-   * Moves due timers from the queues to the due list, earliest expiry first, until the list holds
+   * Moves due timers from the queues to the due ring, earliest expiry first, until the ring holds
    * {@code limit}. The first check is the paper's closest-expiration shortcut.
    */
   private void collectDue(int limit) {
     if (index.isEmpty() || Long.compareUnsigned(index.firstExpiry(), elapsed) > 0) {
       return;
     }
-    int room = limit - due.countUpTo(limit);
-    while (room > 0 && !index.isEmpty()
+    while (due.size < limit && !index.isEmpty()
         && Long.compareUnsigned(index.firstExpiry(), elapsed) <= 0) {
       TtlQueue<T> queue = index.first();
       // Take a run: the timers of this queue that are due and expire no later than the head of
-      // any other queue, which keeps the due list in expiry order.
+      // any other queue, which keeps the due ring in expiry order.
       long runEnd = index.secondExpiry();
       if (Long.compareUnsigned(elapsed, runEnd) < 0) {
         runEnd = elapsed;
       }
-      LawnTimer<T> last = queue.first();
-      room--;
-      for (TimerLink<T> next = last.next; next != queue && room > 0
-          && Long.compareUnsigned(((LawnTimer<T>) next).expiry, runEnd) <= 0; next = next.next) {
-        last = (LawnTimer<T>) next;
-        room--;
-      }
-      queue.moveFirstTo(due, last);
+      do {
+        due.append(queue.removeFirst());
+      } while (due.size < limit && !queue.isEmpty()
+          && Long.compareUnsigned(queue.first().expiry, runEnd) <= 0);
       if (queue.isEmpty()) {
         retire(queue);
       } else {
@@ -524,6 +519,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
 
   private void keepSpare(TtlQueue<T> queue) {
     if (spareCount < spares.length) {
+      queue.release();
       spares[spareCount++] = queue;
     }
   }

@@ -9,7 +9,7 @@ package io.github.timerqueue.lawn;
  * first to expire, and expiring is taking heads. A queue is in the lawn's map and in its {@link
  * HeadIndex} exactly while it is not empty; an empty one is kept as a spare for the next new TTL.
  */
-final class TtlQueue<T> extends TimerList<T> {
+final class TtlQueue<T> extends TimerRing<T> {
   /** {@link #position} of a queue that is not in the index. */
   static final int NOT_INDEXED = -1;
 
@@ -32,6 +32,6 @@ final class TtlQueue<T> extends TimerList<T> {
 
   @Override
   public String toString() {
-    return "TtlQueue{ttl=" + ttl + (isEmpty() ? ", empty}" : "}");
+    return "TtlQueue{ttl=" + ttl + ", size=" + size + "}";
   }
 }

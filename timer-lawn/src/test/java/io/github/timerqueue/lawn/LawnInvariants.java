@@ -1,6 +1,8 @@
 package io.github.timerqueue.lawn;
 
+import java.util.ArrayList;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -8,15 +10,16 @@ import java.util.Map;
  * invariant:
  *
  * <ul>
- *   <li>every list closes on its sentinel, with each forward link mirrored by a backward one;
+ *   <li>every ring's tickets in use fit its slots, its slots outside them are empty, its first and
+ *       last slots hold timers of the ring, and its size counts the slots that do;
  *   <li>every TTL queue is non-empty, sorted by expiry from head to tail, no timer in it expires
  *       later than a timer of its TTL armed now would, and its span is its TTL times the
  *       resolution (saturated);
  *   <li>the index is a heap, each entry knows its position, and each key is its queue's head
  *       expiry;
  *   <li>the map and the index hold the same queues, one per TTL;
- *   <li>each pending timer is in exactly one list, which its {@code list} field names;
- *   <li>{@code size()} is the number of timers in the queues and the due list;
+ *   <li>each pending timer is in exactly one ring, which its {@code ring} field names;
+ *   <li>{@code size()} is the number of timers in the queues and the due ring;
  *   <li>spare queues are empty and in neither the map nor the index;
  *   <li>{@code nextExpiryDelay()} is the exact distance to the earliest head.
  * </ul>
@@ -36,7 +39,7 @@ final class LawnInvariants {
     long elapsed = queue.elapsed();
     long resolution = queue.resolution();
     long tickStart = elapsed - Long.remainderUnsigned(elapsed, resolution);
-    Map<LawnTimer<T>, TimerList<T>> seen = new IdentityHashMap<>();
+    Map<LawnTimer<T>, TimerRing<T>> seen = new IdentityHashMap<>();
     long earliestHead = -1L;
     int queued = 0;
 
@@ -62,7 +65,8 @@ final class LawnInvariants {
       if (ttlQueue.span != latestExpiry(0, ttlQueue.ttl, resolution)) {
         throw broken(ttlQueue + " has the span " + Long.toUnsignedString(ttlQueue.span));
       }
-      queued += checkList(ttlQueue, queue, seen);
+      List<LawnTimer<T>> timers = checkOwnedRing(ttlQueue, queue, seen);
+      queued += timers.size();
       LawnTimer<T> head = ttlQueue.first();
       if (index.keyAt(position) != (head.expiry ^ Long.MIN_VALUE)) {
         throw broken(ttlQueue + " is keyed " + Long.toUnsignedString(index.keyAt(position)
@@ -74,8 +78,7 @@ final class LawnInvariants {
       long latestAllowed = ttlQueue.ttl == 0
           ? elapsed : latestExpiry(tickStart, ttlQueue.ttl, resolution);
       long previousExpiry = 0;
-      for (TimerLink<T> link = ttlQueue.next; link != ttlQueue; link = link.next) {
-        LawnTimer<T> timer = (LawnTimer<T>) link;
+      for (LawnTimer<T> timer : timers) {
         if (Long.compareUnsigned(previousExpiry, timer.expiry) > 0) {
           throw broken(ttlQueue + " is not sorted by expiry at " + timer);
         }
@@ -94,17 +97,19 @@ final class LawnInvariants {
         earliestHead = head.expiry;
       }
     }
-    int due = checkList(queue.due, queue, seen);
+    int due = checkOwnedRing(queue.due, queue, seen).size();
     if (queue.size() != queued + due) {
-      throw broken("size() is " + queue.size() + " but the lists hold " + queued + " + " + due);
+      throw broken("size() is " + queue.size() + " but the rings hold " + queued + " + " + due);
     }
 
     for (int spare = 0; spare < queue.spareCount; spare++) {
       TtlQueue<T> ttlQueue = queue.spares[spare];
-      if (!ttlQueue.isEmpty() || ttlQueue.previous != ttlQueue
+      if (!ttlQueue.isEmpty() || !checkRing(ttlQueue).isEmpty()
+          || ttlQueue.slots.length > TimerRing.RETAINED_CAPACITY
           || ttlQueue.position != TtlQueue.NOT_INDEXED
           || queue.queuesByTtl.get(ttlQueue.ttl) == ttlQueue) {
-        throw broken("spare " + ttlQueue + " is not empty, or still indexed or mapped");
+        throw broken("spare " + ttlQueue + " is not empty, keeps too many slots, or is still"
+            + " indexed or mapped");
       }
     }
 
@@ -124,40 +129,66 @@ final class LawnInvariants {
   }
 
   /**
-   * Checks the links of one list, that they close on its sentinel both ways, and that it owns its
-   * timers; returns how many it holds.
+   * Checks one ring of the queue and that each of its timers belongs to the queue and to no other
+   * ring; returns its timers, first to last.
    */
-  private static <T> int checkList(
-      TimerList<T> list, LawnTimerQueue<T> queue, Map<LawnTimer<T>, TimerList<T>> seen) {
-    int count = 0;
-    TimerLink<T> previous = list;
-    for (TimerLink<T> link = list.next; link != list; link = link.next) {
-      if (link == null || link instanceof TimerList) {
-        throw broken(list + " links to " + link + " after " + count + " timers");
-      }
-      LawnTimer<T> timer = (LawnTimer<T>) link;
+  private static <T> List<LawnTimer<T>> checkOwnedRing(
+      TimerRing<T> ring, LawnTimerQueue<T> queue, Map<LawnTimer<T>, TimerRing<T>> seen) {
+    List<LawnTimer<T>> timers = checkRing(ring);
+    for (LawnTimer<T> timer : timers) {
       if (timer.owner != queue) {
-        throw broken(list + " holds " + timer + " of another queue");
+        throw broken(ring + " holds " + timer + " of another queue");
       }
-      if (timer.list != list) {
-        throw broken(list + " holds " + timer + ", which thinks it is in " + timer.list);
-      }
-      if (timer.previous != previous) {
-        throw broken(list + " has a broken backward link at " + timer);
-      }
-      TimerList<T> other = seen.put(timer, list);
+      TimerRing<T> other = seen.put(timer, ring);
       if (other != null) {
-        throw broken(timer + " is in " + list + " and also in " + other);
-      }
-      previous = timer;
-      if (++count > queue.size()) {
-        throw broken(list + " is longer than size() " + queue.size() + "; is it a cycle?");
+        throw broken(timer + " is in " + ring + " and also in " + other);
       }
     }
-    if (list.previous != previous) {
-      throw broken(list + " says its last timer is " + list.previous + " but it is " + previous);
+    return timers;
+  }
+
+  /**
+   * Checks the structure of one ring and returns its timers, first to last: the slots are a power
+   * of two, the tickets in use fit in them, slots outside those tickets are empty and those inside
+   * are not, the first and last slots hold timers of the ring (those whose ring and ticket name
+   * the slot), and the size counts them.
+   */
+  static <T> List<LawnTimer<T>> checkRing(TimerRing<T> ring) {
+    LawnTimer<T>[] slots = ring.slots;
+    int capacity = slots.length;
+    if (Integer.bitCount(capacity) != 1 || capacity < TimerRing.INITIAL_CAPACITY) {
+      throw broken(ring + " has " + capacity + " slots");
     }
-    return count;
+    long span = ring.tail - ring.head;
+    if (span < 0 || span > capacity) {
+      throw broken(ring + " uses tickets [" + ring.head + ", " + ring.tail + ") in " + capacity
+          + " slots");
+    }
+    List<LawnTimer<T>> timers = new ArrayList<>();
+    boolean[] inUse = new boolean[capacity];
+    for (long ticket = ring.head; ticket != ring.tail; ticket++) {
+      int slot = (int) ticket & (capacity - 1);
+      inUse[slot] = true;
+      LawnTimer<T> timer = slots[slot];
+      if (timer == null) {
+        throw broken(ring + " has an empty slot for ticket " + ticket);
+      }
+      if (timer.ring == ring && timer.ticket == ticket) {
+        timers.add(timer);
+      } else if (ticket == ring.head || ticket == ring.tail - 1) {
+        throw broken(ring + " has a stale slot at its end, ticket " + ticket);
+      }
+    }
+    for (int slot = 0; slot < capacity; slot++) {
+      if (!inUse[slot] && slots[slot] != null) {
+        throw broken(ring + " refers to " + slots[slot] + " from slot " + slot
+            + ", outside its tickets");
+      }
+    }
+    if (ring.size != timers.size()) {
+      throw broken(ring + " has size " + ring.size + " but holds " + timers.size() + " timers");
+    }
+    return timers;
   }
 
   /** {@code tickStart + ttl * resolution}, saturated at the end of the clock's range. */

@@ -30,15 +30,13 @@ class LawnTimerQueueTest {
 
   /** The queue a pending timer waits in. */
   static TtlQueue<?> queueOf(TimerHandle<?> timer) {
-    return (TtlQueue<?>) ((LawnTimer<?>) timer).list;
+    return (TtlQueue<?>) ((LawnTimer<?>) timer).ring;
   }
 
   /** The payloads of a TTL queue, head to tail. */
   static List<String> contents(TtlQueue<?> queue) {
     List<String> payloads = new ArrayList<>();
-    for (TimerLink<?> link = queue.next; link != queue; link = link.next) {
-      payloads.add((String) ((LawnTimer<?>) link).payload);
-    }
+    queue.forEach(timer -> payloads.add((String) timer.payload));
     return payloads;
   }
 
@@ -208,6 +206,55 @@ class LawnTimerQueueTest {
     }
 
     @Test
+    void cancellingAndReArmingInOneLargeQueueKeepsItsRingBoundedAndItsOrder() {
+      LawnTimerQueue<String> lawn = lawn(0, 1);
+      List<TimerHandle<String>> timers = new ArrayList<>();
+      for (int i = 0; i < 1_000; i++) {
+        timers.add(lawn.schedule(100, "t" + i));
+      }
+      TtlQueue<?> queue = queueOf(timers.get(0));
+
+      // Each round re-arms every other timer: it leaves a stale slot and joins the tail again.
+      int slotsAfterTenRounds = 0;
+      for (int round = 0; round < 20; round++) {
+        for (int i = 1; i < timers.size(); i += 2) {
+          assertThat(lawn.reschedule(timers.get(i), 100)).isTrue();
+        }
+        LawnInvariants.check(lawn);
+        if (round == 9) {
+          slotsAfterTenRounds = queue.slots.length;
+        }
+      }
+      List<String> expected = new ArrayList<>();
+      for (int i = 0; i < timers.size(); i += 2) {
+        expected.add("t" + i);
+      }
+      for (int i = 1; i < timers.size(); i += 2) {
+        expected.add("t" + i);
+      }
+
+      assertThat(queue.slots.length).as("compacted, no longer grown")
+          .isEqualTo(slotsAfterTenRounds).isLessThan(8 * timers.size());
+      assertThat(contents(queue)).containsExactlyElementsOf(expected);
+      assertThat(advance(lawn, 100)).containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    void aSpareQueueDoesNotKeepTheSlotsOfABurst() {
+      LawnTimerQueue<String> lawn = lawn(0, 1);
+      for (int i = 0; i < 4 * TimerRing.RETAINED_CAPACITY; i++) {
+        lawn.schedule(100, "t" + i);
+      }
+      TtlQueue<?> queue = lawn.index.first();
+      assertThat(queue.slots.length).isGreaterThan(TimerRing.RETAINED_CAPACITY);
+
+      assertThat(advance(lawn, 100)).hasSize(4 * TimerRing.RETAINED_CAPACITY);
+
+      assertThat(lawn.spares[lawn.spareCount - 1]).isSameAs(queue);
+      assertThat(queue.slots).hasSize(TimerRing.INITIAL_CAPACITY);
+    }
+
+    @Test
     void atMostAFixedNumberOfEmptiedQueuesIsKept() {
       LawnTimerQueue<String> lawn = lawn(0, 1);
       for (int ttl = 1; ttl <= 3 * LawnTimerQueue.SPARE_QUEUES; ttl++) {
@@ -257,7 +304,7 @@ class LawnTimerQueueTest {
 
       assertThat(thrown).isSameAs(failure);
       assertThat(lawn.size()).isEqualTo(2);
-      assertThat(lawn.due.countUpTo(Integer.MAX_VALUE)).isEqualTo(2);
+      assertThat(lawn.due.size).isEqualTo(2);
       assertThat(ttls(lawn)).isEmpty();
       lawn.schedule(3, "armed after");
       assertThat(advance(lawn, 3)).containsExactly("2", "3", "armed after");

@@ -1,0 +1,213 @@
+package io.github.timerqueue.lawn;
+
+import java.util.function.Consumer;
+
+/**
+ * A first-in, first-out sequence of timers in a ring of slots, from which any timer can be removed
+ * in {@code O(1)} by writing to that timer alone. A timer is in at most one ring; its {@link
+ * LawnTimer#ring} names the ring and its {@link LawnTimer#ticket} the slot.
+ *
+ * <p>Timers are numbered by <em>tickets</em>, counted up as they join, and ticket {@code t} lives
+ * in slot {@code t mod capacity}. The tickets in use lie in {@code [head, tail)}. A slot whose timer
+ * has left the ring, or has left and joined again under a newer ticket, is <em>stale</em>: removing
+ * a timer only marks the timer itself as out of the ring, and its slot is recognized as stale by
+ * the timer's ring and ticket no longer naming it. Stale slots at either end are passed (and
+ * emptied) at once, so the slots at {@code head} and {@code tail - 1} always hold timers of the
+ * ring unless it is empty; those in the middle stay until the ring runs out of slots. Then, if at
+ * least three quarters of its slots would be free, the ring is compacted in place, renumbering the
+ * timers that remain in their order; otherwise it doubles. A compaction follows at least three
+ * quarters of a capacity of appends and visits one capacity of slots, so appending costs {@code
+ * O(1)} amortized. The ring doubles only when more than a quarter of its slots hold timers, so it
+ * has fewer than eight slots per timer it held at its fullest (four or five in a steady state).
+ *
+ * <p>Why not a linked list, or a slot emptied on removal: unlinking writes to both neighbours, and
+ * emptying writes to the slot, and in a large queue each of those is a cache miss of its own, on
+ * the path of every cancellation. Here a removal writes only to the timer, which the caller has
+ * just read anyway; the stale slots are cleared in bulk, by a sequential pass.
+ *
+ * <p>A stale slot still refers to its timer, so a cancelled timer that the user drops stays
+ * reachable until the head passes its slot or a compaction clears it.
+ */
+class TimerRing<T> {
+  /** Slots of a new ring: a power of two. */
+  static final int INITIAL_CAPACITY = 4;
+  /** Most slots an empty ring keeps when it is {@linkplain #release released}. */
+  static final int RETAINED_CAPACITY = 1 << 10;
+
+  /**
+   * {@code slots[t & (slots.length - 1)]} holds the timer with ticket {@code t}, or is stale (or
+   * {@code null}, outside {@code [head, tail)}).
+   */
+  LawnTimer<T>[] slots;
+  /** The ticket of the first timer; equal to {@link #tail} when the ring is empty. */
+  long head;
+  /** The ticket the next timer to join gets. */
+  long tail;
+  /** How many timers the ring holds: its slots that are not stale. */
+  int size;
+
+  @SuppressWarnings("unchecked")
+  TimerRing() {
+    slots = (LawnTimer<T>[]) new LawnTimer<?>[INITIAL_CAPACITY];
+  }
+
+  final boolean isEmpty() {
+    return size == 0;
+  }
+
+  /** The first timer. The ring must not be empty. */
+  final LawnTimer<T> first() {
+    return slots[(int) head & (slots.length - 1)];
+  }
+
+  /** The last timer. The ring must not be empty. */
+  final LawnTimer<T> last() {
+    return slots[(int) (tail - 1) & (slots.length - 1)];
+  }
+
+  /** Adds a timer that is in no ring at the tail. */
+  final void append(LawnTimer<T> timer) {
+    if (tail - head == slots.length) {
+      makeRoom();
+    }
+    slots[(int) tail & (slots.length - 1)] = timer;
+    timer.ring = this;
+    timer.ticket = tail++;
+    size++;
+  }
+
+  /**
+   * Takes a timer of this ring out of it; afterwards it is in no ring, so it is not pending.
+   *
+   * @return whether it was the first timer
+   */
+  final boolean remove(LawnTimer<T> timer) {
+    long ticket = timer.ticket;
+    timer.ring = null;
+    if (--size == 0) {
+      clearSlots();
+      return true;
+    }
+    boolean wasFirst = ticket == head;
+    if (ticket == tail - 1 || wasFirst) {
+      passStaleEnds();
+    }
+    return wasFirst;
+  }
+
+  /** Whether the slot of {@code ticket} holds the timer with that ticket. */
+  private boolean holds(long ticket) {
+    LawnTimer<T> timer = slots[(int) ticket & (slots.length - 1)];
+    return timer != null && timer.ring == this && timer.ticket == ticket;
+  }
+
+  /** Empties the stale slots at both ends; there is at least one timer between them. */
+  private void passStaleEnds() {
+    int mask = slots.length - 1;
+    while (!holds(head)) {
+      slots[(int) head++ & mask] = null;
+    }
+    while (!holds(tail - 1)) {
+      slots[(int) --tail & mask] = null;
+    }
+  }
+
+  /** Empties every slot of a ring that holds no timer, and starts its tickets again at 0. */
+  private void clearSlots() {
+    int mask = slots.length - 1;
+    for (long ticket = head; ticket != tail; ticket++) {
+      slots[(int) ticket & mask] = null;
+    }
+    head = 0;
+    tail = 0;
+  }
+
+  /** Takes the first timer out and returns it. The ring must not be empty. */
+  final LawnTimer<T> removeFirst() {
+    LawnTimer<T> first = first();
+    remove(first);
+    return first;
+  }
+
+  /** Takes every timer out of this ring without handing any out. */
+  final void removeAll() {
+    for (long ticket = head; ticket != tail; ticket++) {
+      if (holds(ticket)) {
+        slots[(int) ticket & (slots.length - 1)].ring = null;
+      }
+    }
+    clearSlots();
+    size = 0;
+  }
+
+  /** Hands each timer of the ring, first to last, to {@code action}. */
+  final void forEach(Consumer<? super LawnTimer<T>> action) {
+    for (long ticket = head; ticket != tail; ticket++) {
+      if (holds(ticket)) {
+        action.accept(slots[(int) ticket & (slots.length - 1)]);
+      }
+    }
+  }
+
+  /**
+   * Lets go of the slots of an empty ring that grew beyond {@link #RETAINED_CAPACITY}, so that a
+   * ring kept for reuse does not hold on to the memory of a burst long gone. The allocation this
+   * makes is paid for by the appends that grew the ring.
+   */
+  @SuppressWarnings("unchecked")
+  final void release() {
+    if (slots.length > RETAINED_CAPACITY) {
+      slots = (LawnTimer<T>[]) new LawnTimer<?>[INITIAL_CAPACITY];
+    }
+  }
+
+  /**
+   * Frees slots when every slot is taken, stale ones included: compacts if at least three quarters
+   * of the slots would be free afterwards, else doubles the slots.
+   */
+  private void makeRoom() {
+    if (size <= slots.length >>> 2) {
+      compact();
+    } else {
+      grow();
+    }
+  }
+
+  /**
+   * Drops the stale slots: the timers keep their order and get the tickets from {@code head} up. A
+   * timer's new ticket is never that of a slot still to be visited, so a stale slot of the same
+   * timer further on is still recognized as stale.
+   */
+  private void compact() {
+    LawnTimer<T>[] slots = this.slots;
+    int mask = slots.length - 1;
+    long next = head;
+    for (long ticket = head; ticket != tail; ticket++) {
+      LawnTimer<T> timer = slots[(int) ticket & mask];
+      if (timer.ring == this && timer.ticket == ticket) {
+        if (ticket != next) {
+          slots[(int) next & mask] = timer;
+          timer.ticket = next;
+        }
+        next++;
+      }
+    }
+    for (long ticket = next; ticket != tail; ticket++) {
+      slots[(int) ticket & mask] = null;
+    }
+    tail = next;
+  }
+
+  /** Doubles the slots; a ticket keeps its number, so no timer is touched. */
+  @SuppressWarnings("unchecked")
+  private void grow() {
+    LawnTimer<T>[] old = slots;
+    int oldMask = old.length - 1;
+    LawnTimer<T>[] grown = (LawnTimer<T>[]) new LawnTimer<?>[old.length << 1];
+    int mask = grown.length - 1;
+    for (long ticket = head; ticket != tail; ticket++) {
+      grown[(int) ticket & mask] = old[(int) ticket & oldMask];
+    }
+    slots = grown;
+  }
+}

@@ -1,0 +1,186 @@
+package io.github.timerqueue.lawn;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.timerqueue.TimerConfig;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class TimerRingTest {
+  private final LawnTimerQueue<String> owner = new LawnTimerQueue<>(TimerConfig.defaults());
+
+  private LawnTimer<String> timer(String payload) {
+    return new LawnTimer<>(owner, payload);
+  }
+
+  /** The payloads first to last, after checking the ring's structure. */
+  private static List<String> contents(TimerRing<String> ring) {
+    List<String> payloads = new ArrayList<>();
+    for (LawnTimer<String> timer : LawnInvariants.checkRing(ring)) {
+      payloads.add(timer.payload);
+    }
+    return payloads;
+  }
+
+  /** How many slots refer to a timer, stale ones included. */
+  private static long referencedSlots(TimerRing<String> ring) {
+    return Arrays.stream(ring.slots).filter(Objects::nonNull).count();
+  }
+
+  @Test
+  void appendKeepsArrivalOrderAndRemoveTakesFromAnywhere() {
+    TimerRing<String> ring = new TimerRing<>();
+    LawnTimer<String> a = timer("a");
+    LawnTimer<String> b = timer("b");
+    LawnTimer<String> c = timer("c");
+    LawnTimer<String> d = timer("d");
+    List.of(a, b, c, d).forEach(ring::append);
+    assertThat(contents(ring)).containsExactly("a", "b", "c", "d");
+
+    assertThat(ring.remove(b)).as("b was first").isFalse();
+    assertThat(contents(ring)).containsExactly("a", "c", "d");
+    assertThat(ring.remove(a)).as("a was first").isTrue();
+    assertThat(contents(ring)).containsExactly("c", "d");
+    assertThat(ring.remove(d)).as("d was first").isFalse();
+    assertThat(contents(ring)).containsExactly("c");
+    assertThat(ring.remove(c)).as("c was first").isTrue();
+    assertThat(contents(ring)).isEmpty();
+    assertThat(List.of(a, b, c, d)).noneMatch(LawnTimer::isPending);
+    assertThat(referencedSlots(ring)).isZero();
+  }
+
+  @Test
+  void aRemovedTimerLeavesOnlyAStaleSlotUntilTheHeadPassesIt() {
+    TimerRing<String> ring = new TimerRing<>();
+    LawnTimer<String> a = timer("a");
+    LawnTimer<String> b = timer("b");
+    List.of(a, b, timer("c")).forEach(ring::append);
+
+    ring.remove(b);
+    assertThat(ring.slots).contains(b); // written to b alone: the slot is stale, not emptied
+    assertThat(contents(ring)).containsExactly("a", "c");
+
+    ring.remove(a);
+    assertThat(ring.slots).doesNotContain(a, b);
+    assertThat(ring.first().payload).isEqualTo("c");
+  }
+
+  @Test
+  void aTimerThatLeavesAndJoinsAgainIsInTheRingOnceAtTheTail() {
+    TimerRing<String> ring = new TimerRing<>();
+    LawnTimer<String> b = timer("b");
+    List.of(timer("a"), b, timer("c")).forEach(ring::append);
+
+    ring.remove(b);
+    ring.append(b);
+
+    assertThat(contents(ring)).containsExactly("a", "c", "b");
+    assertThat(ring.last()).isSameAs(b);
+  }
+
+  @Test
+  void aFullRingWithFewTimersIsCompactedInPlaceInOrder() {
+    TimerRing<String> ring = new TimerRing<>();
+    List<LawnTimer<String>> timers = new ArrayList<>();
+    for (int i = 0; i < 16; i++) {
+      timers.add(timer("t" + i));
+      ring.append(timers.get(i));
+    }
+    int capacity = ring.slots.length;
+    assertThat(capacity).isEqualTo(16);
+    for (int i = 1; i < 15; i++) {
+      if (i != 7) {
+        ring.remove(timers.get(i));
+      }
+    }
+    assertThat(ring.tail - ring.head).as("every slot in use").isEqualTo(capacity);
+
+    ring.append(timer("new"));
+
+    assertThat(ring.slots).hasSize(capacity);
+    assertThat(ring.tail - ring.head).isEqualTo(4);
+    assertThat(contents(ring)).containsExactly("t0", "t7", "t15", "new");
+    assertThat(referencedSlots(ring)).isEqualTo(4);
+  }
+
+  @Test
+  void aFullRingWithManyTimersDoublesInOrder() {
+    TimerRing<String> ring = new TimerRing<>();
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < TimerRing.INITIAL_CAPACITY; i++) {
+      ring.append(timer("t" + i));
+      expected.add("t" + i);
+    }
+    ring.append(timer("more"));
+    expected.add("more");
+
+    assertThat(ring.slots).hasSize(2 * TimerRing.INITIAL_CAPACITY);
+    assertThat(contents(ring)).containsExactlyElementsOf(expected);
+  }
+
+  @Test
+  void removeAllLeavesNoTimerPendingAndNoSlotReferenced() {
+    TimerRing<String> ring = new TimerRing<>();
+    List<LawnTimer<String>> timers = List.of(timer("a"), timer("b"), timer("c"));
+    timers.forEach(ring::append);
+    ring.remove(timers.get(1));
+
+    ring.removeAll();
+
+    assertThat(contents(ring)).isEmpty();
+    assertThat(timers).noneMatch(LawnTimer::isPending);
+    assertThat(referencedSlots(ring)).isZero();
+  }
+
+  @Test
+  void releaseDropsTheSlotsOfAnEmptyRingThatGrewLarge() {
+    TimerRing<String> small = new TimerRing<>();
+    TimerRing<String> large = new TimerRing<>();
+    for (int i = 0; i <= TimerRing.RETAINED_CAPACITY; i++) {
+      large.append(timer("t" + i));
+    }
+    large.removeAll();
+    LawnTimer<String>[] smallSlots = small.slots;
+
+    small.release();
+    large.release();
+
+    assertThat(small.slots).isSameAs(smallSlots);
+    assertThat(large.slots).hasSize(TimerRing.INITIAL_CAPACITY);
+  }
+
+  @Test
+  void randomAppendsAndRemovalsAgreeWithAList() {
+    SplittableRandom random = new SplittableRandom(42);
+    TimerRing<String> ring = new TimerRing<>();
+    List<LawnTimer<String>> model = new ArrayList<>();
+    List<LawnTimer<String>> all = new ArrayList<>();
+    for (int i = 0; i < 64; i++) {
+      all.add(timer("t" + i));
+    }
+    for (int step = 0; step < 20_000; step++) {
+      LawnTimer<String> timer = all.get(random.nextInt(all.size()));
+      // Phases of growth and of shrinking, so that the ring both doubles and compacts.
+      boolean growing = (step / 500) % 2 == 0;
+      if (timer.isPending()) {
+        boolean wasFirst = model.get(0) == timer;
+        assertThat(ring.remove(timer)).isEqualTo(wasFirst);
+        model.remove(timer);
+        if (growing || random.nextInt(4) == 0) {
+          ring.append(timer);
+          model.add(timer);
+        }
+      } else if (growing || random.nextInt(4) == 0) {
+        ring.append(timer);
+        model.add(timer);
+      } else if (!model.isEmpty()) {
+        assertThat(ring.removeFirst()).isSameAs(model.remove(0));
+      }
+      assertThat(LawnInvariants.checkRing(ring)).containsExactlyElementsOf(model);
+    }
+  }
+}
