@@ -30,7 +30,7 @@ import java.util.function.Consumer;
  */
 class TimerRing<T> {
   /** Slots of a new ring: a power of two. */
-  static final int INITIAL_CAPACITY = 4;
+  static final int INITIAL_CAPACITY = 2;
   /** Most slots an empty ring keeps when it is {@linkplain #release released}. */
   static final int RETAINED_CAPACITY = 1 << 10;
 
