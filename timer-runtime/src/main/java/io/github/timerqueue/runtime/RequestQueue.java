@@ -14,13 +14,19 @@ import java.lang.invoke.VarHandle;
  * {@link TimerEntry} guarantees that with its queued bit.
  */
 final class RequestQueue {
-  private static final VarHandle HEAD;
+  private static final VarHandle HEAD = MethodHandles.arrayElementVarHandle(Request[].class);
   private static final VarHandle NEXT;
+  /**
+   * The producers' end lives alone in the middle of an array ({@link #producerEnd}), so that no
+   * field the consumer writes (nor any other object) shares its cache line: every producer
+   * exchanges it, and a consumer write beside it would take the line away from them on each poll.
+   */
+  private static final int PADDED_LENGTH = 48;
+  private static final int HEAD_INDEX = PADDED_LENGTH / 2;
 
   static {
     try {
       MethodHandles.Lookup lookup = MethodHandles.lookup();
-      HEAD = lookup.findVarHandle(RequestQueue.class, "head", Request.class);
       NEXT = lookup.findVarHandle(Request.class, "next", Request.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
@@ -29,21 +35,20 @@ final class RequestQueue {
 
   /** Stands in the queue when it would otherwise be empty, so producers always have a node to link. */
   private final Request stub = new ControlRequest(() -> {});
-  /** The producers' end: the request offered last. */
-  @SuppressWarnings("unused") // accessed through HEAD
-  private volatile Request head;
+  /** The producers' end, the request offered last, at {@link #HEAD_INDEX}; through HEAD only. */
+  private final Request[] producerEnd = new Request[PADDED_LENGTH];
   /** The consumer's end: the next request to hand out, or the stub. */
   private Request tail;
 
   RequestQueue() {
-    head = stub;
+    HEAD.setVolatile(producerEnd, HEAD_INDEX, stub);
     tail = stub;
   }
 
   /** Appends a request; any thread. */
   void offer(Request request) {
     NEXT.set(request, (Request) null);
-    Request previous = (Request) HEAD.getAndSet(this, request);
+    Request previous = (Request) HEAD.getAndSet(producerEnd, HEAD_INDEX, request);
     NEXT.setRelease(previous, request);
   }
 
@@ -65,7 +70,7 @@ final class RequestQueue {
     if (next != null) {
       return handOut(first, next);
     }
-    if (first != (Request) HEAD.getVolatile(this)) {
+    if (first != (Request) HEAD.getVolatile(producerEnd, HEAD_INDEX)) {
       return null; // a producer has swapped the head but not linked it yet
     }
     // first is the only request: put the stub behind it so that it can be handed out.
@@ -80,7 +85,7 @@ final class RequestQueue {
    * a producer that offers before checking that flag cannot miss each other.
    */
   boolean isEmpty() {
-    return tail == stub && HEAD.getVolatile(this) == stub;
+    return tail == stub && HEAD.getVolatile(producerEnd, HEAD_INDEX) == stub;
   }
 
   private Request handOut(Request first, Request next) {
