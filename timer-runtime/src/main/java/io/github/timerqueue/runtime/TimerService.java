@@ -62,10 +62,10 @@ import java.util.concurrent.locks.LockSupport;
  * timeout queued behind that backlog would run late by all of it. So the timer thread applies at
  * most {@value TimerLoop#REQUEST_BATCH} requests between two looks at the clock, and when a turn
  * ends with requests still queued it marks itself behind; while it is, {@code newTimeout} and
- * {@code reschedule} on other threads first yield the processor until it has caught up, for at most
- * a millisecond each. A caller that is not scheduling faster than the thread applies never waits,
- * and the check costs it one read of a field that rarely changes. The timer thread, and tasks on
- * it, never wait. {@link TimerStats#throttled()} counts the calls that waited.
+ * {@code reschedule} on other threads first sleep, in pauses of 50 microseconds, until it has
+ * caught up, for at most a millisecond each. A caller that is not scheduling faster than the thread
+ * applies never waits, and the check costs it one read of a field that rarely changes. The timer
+ * thread, and tasks on it, never wait. {@link TimerStats#throttled()} counts the calls that waited.
  *
  * <h2>Where tasks run</h2>
  * By default tasks run on the timer thread itself. That costs nothing extra per task, but while a
