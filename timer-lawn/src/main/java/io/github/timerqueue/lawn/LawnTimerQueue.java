@@ -16,8 +16,8 @@ import java.util.function.Consumer;
  * request timeouts, retransmission timers, caches with a handful of expiry policies, sliding
  * windows, rate limiters. That is the paper's assumption, {@code distinct TTLs << pending timers}.
  * Then scheduling a timer is appending it to an existing queue (one hash probe, no ordering work),
- * cancelling it is emptying its slot, and expiring is taking heads: all {@code O(1)}, with no
- * cascading and no limit on how far ahead a deadline may lie.
+ * cancelling it is marking the timer alone as out of its queue, and expiring is taking heads: all
+ * {@code O(1)}, with no cascading and no limit on how far ahead a deadline may lie.
  *
  * <p>What it costs when the assumption does not hold: with {@code Q} distinct TTLs among the
  * pending timers, creating or emptying a queue, and removing a queue's head (by cancel or
@@ -59,11 +59,11 @@ import java.util.function.Consumer;
  *       memory, where unlinking would write to both neighbours, which in a large queue are cache
  *       misses of their own. The slots it leaves stale are passed at once at either end of the
  *       ring and cleared, in the middle, by an occasional compaction whose cost is {@code O(1)}
- *       amortized per timer that joined. Cancelling a timer
- *       that is not a queue's head, and arming one in a TTL that has a queue (the paper's common
- *       case), stay on a short path: a shift of the distance for the TTL when the resolution is a
- *       power of two, one map probe, the expiry from the queue's precomputed span, one slot
- *       written. New queues, emptied queues and new heads are handled out of line.
+ *       amortized per timer that joined. Cancelling a timer that is not a queue's head, and arming
+ *       one in a TTL that has a queue (the paper's common case), stay on a short path: a shift of
+ *       the distance for the TTL when the resolution is a power of two, one map probe, the expiry
+ *       from the queue's precomputed span, one slot written. New queues, emptied queues and new
+ *       heads are handled out of line.
  *   <li>Due timers are moved to a ring of their own before the first is handed out, which is what
  *       makes timers armed by a handler wait for the next {@code advance} and lets a handler cancel
  *       a due timer before its turn. If a handler throws, the rest stay in that ring, still pending
@@ -390,9 +390,9 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   }
 
   /**
-   * Puts a timer that is in no ring in the queue of its deadline's TTL.
-   * The common case, a deadline ahead whose TTL has a queue, is kept short enough to be inlined
-   * into the callers; the rest is {@link #enqueue}.
+   * Puts a timer that is in no ring in the queue of its deadline's TTL. The common case, a deadline
+   * ahead whose TTL has a queue, is kept short enough to be inlined into the callers; the rest is
+   * {@link #enqueue}.
    */
   private void arm(LawnTimer<T> timer, long deadline) {
     timer.deadline = deadline;
@@ -401,8 +401,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
       long ttl = ttlAhead(distance);
       TtlQueue<T> queue = queuesByTtl.get(ttl);
       if (queue != null) {
-        long expiry = tickStart + queue.span;
-        timer.expiry = Long.compareUnsigned(expiry, tickStart) < 0 ? -1L : expiry;
+        timer.expiry = expiryAfter(queue.span);
         queue.append(timer);
         return;
       }
@@ -435,20 +434,20 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
    * the tick {@code ttl} ticks ahead, saturating at the end of the clock's range.
    */
   private long expiryOf(long ttl) {
-    if (ttl == 0) {
-      return elapsed;
-    }
-    long span = ttl * resolution;
-    long expiry = tickStart + span;
-    if (Math.multiplyHigh(ttl, resolution) != 0 || Long.compareUnsigned(expiry, tickStart) < 0) {
-      return -1L;
-    }
-    return expiry;
+    return ttl == 0 ? elapsed : expiryAfter(TtlQueue.spanOf(ttl, resolution));
   }
 
   /**
-   * Appends a timer that is in no ring to the queue of a TTL, creating
-   * the queue if needed.
+   * The start of the current tick plus {@code span}, the span of a TTL ({@link TtlQueue#spanOf}),
+   * saturating at the end of the clock's range: a saturated span overflows the sum too.
+   */
+  private long expiryAfter(long span) {
+    long expiry = tickStart + span;
+    return Long.compareUnsigned(expiry, tickStart) < 0 ? -1L : expiry;
+  }
+
+  /**
+   * Appends a timer that is in no ring to the queue of a TTL, creating the queue if needed.
    */
   private void enqueue(LawnTimer<T> timer, long ttl) {
     timer.expiry = expiryOf(ttl);

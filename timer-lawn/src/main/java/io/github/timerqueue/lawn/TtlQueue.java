@@ -27,7 +27,12 @@ final class TtlQueue<T> extends TimerRing<T> {
   /** Gives this empty queue the TTL of the timers that will join it. */
   void assign(long ttl, long resolution) {
     this.ttl = ttl;
-    this.span = Math.multiplyHigh(ttl, resolution) != 0 ? -1L : ttl * resolution;
+    this.span = spanOf(ttl, resolution);
+  }
+
+  /** {@code ttl} times the resolution, or {@code 2^64 - 1} if that does not fit: see {@link #span}. */
+  static long spanOf(long ttl, long resolution) {
+    return Math.multiplyHigh(ttl, resolution) != 0 ? -1L : ttl * resolution;
   }
 
   @Override
