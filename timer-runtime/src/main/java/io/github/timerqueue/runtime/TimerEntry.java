@@ -93,7 +93,6 @@ final class TimerEntry extends Request implements Timeout, Runnable {
   @Override
   public boolean reschedule(long delay, TimeUnit unit) {
     Objects.requireNonNull(unit, "unit");
-    service.loop.throttle();
     return rearmAt(service.deadlineAfter(delay, unit));
   }
 

@@ -324,7 +324,6 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
       throw new RejectedExecutionException("executor is shut down");
     }
     try {
-      timer.loop.throttle();
       task.timeout.armFirst(timer.deadlineAfter(delay, unit));
     } catch (RejectedExecutionException e) {
       task.cancel(false);

@@ -169,7 +169,6 @@ public final class TimerService {
   public Timeout newTimeout(TimerTask task, long delay, TimeUnit unit) {
     Objects.requireNonNull(task, "task");
     Objects.requireNonNull(unit, "unit");
-    loop.throttle();
     TimerEntry entry = new TimerEntry(this, task);
     entry.armFirst(deadlineAfter(delay, unit));
     return entry;
@@ -273,7 +272,13 @@ public final class TimerService {
     return new TimerEntry(this, task);
   }
 
+  /**
+   * The deadline of a timeout armed now to expire after {@code delay}, for every arming a caller
+   * asks for: first waits while the timer thread is behind ({@link TimerLoop#throttle}), so that
+   * the deadline is read after the wait and the wait cannot be forgotten on any path.
+   */
   long deadlineAfter(long delay, TimeUnit unit) {
+    loop.throttle();
     long nanos = Math.min(Math.max(unit.toNanos(delay), 0), MAX_DELAY_NANOS);
     return ticker.read() + nanos;
   }
