@@ -25,18 +25,31 @@ import java.util.function.Consumer;
  * the path of every cancellation. Here a removal writes only to the timer, which the caller has
  * just read anyway; the stale slots are cleared in bulk, by a sequential pass.
  *
+ * <p>Passing the head is where a ring's timers are read one after another (expiring takes heads),
+ * so there the ring looks ahead: when the head reaches the end of what it has looked at, the next
+ * {@value #SWEEP_SLOTS} slots are <em>swept</em>, each timer read and each stale slot emptied, in one
+ * tight loop. Reading a timer of a large ring is a cache miss; one per head, each behind the
+ * bookkeeping of the last, would be paid one at a time, where the sweep's misses overlap. The heads
+ * that follow then find their timers in the cache.
+ *
  * <p>A stale slot still refers to its timer, so a cancelled timer that the user drops stays
- * reachable until the head passes its slot or a compaction clears it.
+ * reachable until a sweep or the head passes its slot or a compaction clears it.
  */
 class TimerRing<T> {
   /** Slots of a new ring: a power of two. */
   static final int INITIAL_CAPACITY = 2;
   /** Most slots an empty ring keeps when it is {@linkplain #release released}. */
   static final int RETAINED_CAPACITY = 1 << 10;
+  /**
+   * Slots swept at a time ahead of the head: enough cache misses in flight to hide most of their
+   * latency, few enough for the processor to keep them all outstanding at once.
+   */
+  static final int SWEEP_SLOTS = 16;
 
   /**
-   * {@code slots[t & (slots.length - 1)]} holds the timer with ticket {@code t}, or is stale (or
-   * {@code null}, outside {@code [head, tail)}).
+   * {@code slots[t & (slots.length - 1)]} holds the timer with ticket {@code t}, or is stale: it
+   * refers to a timer that left, or is {@code null} once swept, and is {@code null} outside {@code
+   * [head, tail)}.
    */
   LawnTimer<T>[] slots;
   /** The ticket of the first timer; equal to {@link #tail} when the ring is empty. */
@@ -45,6 +58,8 @@ class TimerRing<T> {
   long tail;
   /** How many timers the ring holds: its slots that are not stale. */
   int size;
+  /** The slots of the tickets from {@link #head} up to this one have been swept. */
+  private long sweptTo;
 
   @SuppressWarnings("unchecked")
   TimerRing() {
@@ -104,12 +119,34 @@ class TimerRing<T> {
   /** Empties the stale slots at both ends; there is at least one timer between them. */
   private void passStaleEnds() {
     int mask = slots.length - 1;
-    while (!holds(head)) {
+    while (true) {
+      if (head - sweptTo >= 0) {
+        sweepAhead();
+      }
+      if (holds(head)) {
+        break;
+      }
       slots[(int) head++ & mask] = null;
     }
     while (!holds(tail - 1)) {
       slots[(int) --tail & mask] = null;
     }
+  }
+
+  /**
+   * Sweeps the slots of the next {@link #SWEEP_SLOTS} tickets from the head: reads their timers,
+   * whose loads do not wait for one another, and empties the stale slots among them.
+   */
+  private void sweepAhead() {
+    int mask = slots.length - 1;
+    long end = Math.min(tail, head + SWEEP_SLOTS);
+    for (long ticket = head; ticket != end; ticket++) {
+      LawnTimer<T> timer = slots[(int) ticket & mask];
+      if (timer != null && (timer.ring != this || timer.ticket != ticket)) {
+        slots[(int) ticket & mask] = null;
+      }
+    }
+    sweptTo = end;
   }
 
   /** Empties every slot of a ring that holds no timer, and starts its tickets again at 0. */
@@ -120,6 +157,7 @@ class TimerRing<T> {
     }
     head = 0;
     tail = 0;
+    sweptTo = 0;
   }
 
   /** Takes the first timer out and returns it. The ring must not be empty. */
@@ -184,7 +222,7 @@ class TimerRing<T> {
     long next = head;
     for (long ticket = head; ticket != tail; ticket++) {
       LawnTimer<T> timer = slots[(int) ticket & mask];
-      if (timer.ring == this && timer.ticket == ticket) {
+      if (timer != null && timer.ring == this && timer.ticket == ticket) {
         if (ticket != next) {
           slots[(int) next & mask] = timer;
           timer.ticket = next;
@@ -196,6 +234,8 @@ class TimerRing<T> {
       slots[(int) ticket & mask] = null;
     }
     tail = next;
+    // The tickets from the head on are new: what was swept is to be swept again.
+    sweptTo = head;
   }
 
   /** Doubles the slots; a ticket keeps its number, so no timer is touched. */

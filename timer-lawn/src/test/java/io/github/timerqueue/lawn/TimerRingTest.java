@@ -70,6 +70,33 @@ class TimerRingTest {
   }
 
   @Test
+  void passingTheHeadSweepsTheStaleSlotsAheadOfItOneStretchAtATime() {
+    TimerRing<String> ring = new TimerRing<>();
+    List<LawnTimer<String>> timers = new ArrayList<>();
+    for (int i = 0; i < 3 * TimerRing.SWEEP_SLOTS; i++) {
+      timers.add(timer("t" + i));
+      ring.append(timers.get(i));
+    }
+    LawnTimer<String> nearHead = timers.get(2);
+    LawnTimer<String> beyondSweep = timers.get(TimerRing.SWEEP_SLOTS + 2);
+    ring.remove(nearHead);
+    ring.remove(beyondSweep);
+    assertThat(ring.slots).contains(nearHead, beyondSweep);
+
+    ring.removeFirst();
+    assertThat(ring.first()).isSameAs(timers.get(1));
+    assertThat(ring.slots).as("swept with the first stretch").doesNotContain(nearHead);
+    assertThat(ring.slots).as("beyond the first stretch").contains(beyondSweep);
+
+    while (ring.first() != timers.get(TimerRing.SWEEP_SLOTS)) {
+      ring.removeFirst();
+    }
+    assertThat(ring.slots).as("swept once the head reached it").doesNotContain(beyondSweep);
+    assertThat(contents(ring)).hasSize(2 * TimerRing.SWEEP_SLOTS - 1)
+        .doesNotContain(beyondSweep.payload);
+  }
+
+  @Test
   void aTimerThatLeavesAndJoinsAgainIsInTheRingOnceAtTheTail() {
     TimerRing<String> ring = new TimerRing<>();
     LawnTimer<String> b = timer("b");
