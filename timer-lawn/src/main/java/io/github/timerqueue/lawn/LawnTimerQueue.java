@@ -133,7 +133,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   /** The same queues, by the expiry of their heads. */
   final HeadIndex<T> index = new HeadIndex<>();
   /** Due timers taken from their queues by an advance and not handed out yet. */
-  final TimerRing<T> due = new TimerRing<>();
+  final TimerRing<T> due = new TimerRing<>(false);
   /** Emptied queues kept for reuse; {@code spares[0..spareCount)} are in use. */
   final TtlQueue<T>[] spares;
   int spareCount;

@@ -26,7 +26,7 @@ import java.util.function.Consumer;
  * just read anyway; the stale slots are cleared in bulk, by a sequential pass.
  *
  * <p>Passing the head is where a ring's timers are read one after another (expiring takes heads),
- * so there the ring looks ahead: when the head reaches the end of what it has looked at, the next
+ * so there a ring that {@linkplain #sweepsAhead sweeps ahead} looks ahead: when the head reaches the end of what it has looked at, the next
  * {@value #SWEEP_SLOTS} slots are <em>swept</em>, each timer read and each stale slot emptied, in one
  * tight loop. Reading a timer of a large ring is a cache miss; one per head, each behind the
  * bookkeeping of the last, would be paid one at a time, where the sweep's misses overlap. The heads
@@ -60,9 +60,16 @@ class TimerRing<T> {
   int size;
   /** The slots of the tickets from {@link #head} up to this one have been swept. */
   private long sweptTo;
+  /**
+   * Whether passing the head sweeps ahead: worth it in a TTL queue, whose timers are read long
+   * after they joined, not in the ring of due timers, which are in the cache already.
+   */
+  final boolean sweepsAhead;
 
+  /** Creates an empty ring, which {@linkplain #sweepsAhead sweeps ahead} of its head or not. */
   @SuppressWarnings("unchecked")
-  TimerRing() {
+  TimerRing(boolean sweepsAhead) {
+    this.sweepsAhead = sweepsAhead;
     slots = (LawnTimer<T>[]) new LawnTimer<?>[INITIAL_CAPACITY];
   }
 
@@ -120,7 +127,7 @@ class TimerRing<T> {
   private void passStaleEnds() {
     int mask = slots.length - 1;
     while (true) {
-      if (head - sweptTo >= 0) {
+      if (sweepsAhead && head - sweptTo >= 0) {
         sweepAhead();
       }
       if (holds(head)) {

@@ -24,6 +24,11 @@ final class TtlQueue<T> extends TimerRing<T> {
   /** Where the queue is in the {@link HeadIndex}, or {@link #NOT_INDEXED}. */
   int position = NOT_INDEXED;
 
+  /** Creates an empty queue, to be {@linkplain #assign assigned} a TTL. */
+  TtlQueue() {
+    super(true);
+  }
+
   /** Gives this empty queue the TTL of the timers that will join it. */
   void assign(long ttl, long resolution) {
     this.ttl = ttl;

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class TimerRingTest {
   private final LawnTimerQueue<String> owner = new LawnTimerQueue<>(TimerConfig.defaults());
@@ -33,7 +35,7 @@ class TimerRingTest {
 
   @Test
   void appendKeepsArrivalOrderAndRemoveTakesFromAnywhere() {
-    TimerRing<String> ring = new TimerRing<>();
+    TimerRing<String> ring = new TimerRing<>(true);
     LawnTimer<String> a = timer("a");
     LawnTimer<String> b = timer("b");
     LawnTimer<String> c = timer("c");
@@ -55,7 +57,7 @@ class TimerRingTest {
 
   @Test
   void aRemovedTimerLeavesOnlyAStaleSlotUntilTheHeadPassesIt() {
-    TimerRing<String> ring = new TimerRing<>();
+    TimerRing<String> ring = new TimerRing<>(true);
     LawnTimer<String> a = timer("a");
     LawnTimer<String> b = timer("b");
     List.of(a, b, timer("c")).forEach(ring::append);
@@ -71,7 +73,7 @@ class TimerRingTest {
 
   @Test
   void passingTheHeadSweepsTheStaleSlotsAheadOfItOneStretchAtATime() {
-    TimerRing<String> ring = new TimerRing<>();
+    TimerRing<String> ring = new TimerRing<>(true);
     List<LawnTimer<String>> timers = new ArrayList<>();
     for (int i = 0; i < 3 * TimerRing.SWEEP_SLOTS; i++) {
       timers.add(timer("t" + i));
@@ -97,8 +99,24 @@ class TimerRingTest {
   }
 
   @Test
+  void aRingThatDoesNotSweepAheadKeepsStaleSlotsUntilTheHeadPassesThem() {
+    TimerRing<String> ring = new TimerRing<>(false);
+    List<LawnTimer<String>> timers = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      timers.add(timer("t" + i));
+      ring.append(timers.get(i));
+    }
+    ring.remove(timers.get(2));
+
+    ring.removeFirst();
+
+    assertThat(ring.slots).contains(timers.get(2));
+    assertThat(contents(ring)).containsExactly("t1", "t3");
+  }
+
+  @Test
   void aTimerThatLeavesAndJoinsAgainIsInTheRingOnceAtTheTail() {
-    TimerRing<String> ring = new TimerRing<>();
+    TimerRing<String> ring = new TimerRing<>(true);
     LawnTimer<String> b = timer("b");
     List.of(timer("a"), b, timer("c")).forEach(ring::append);
 
@@ -111,7 +129,7 @@ class TimerRingTest {
 
   @Test
   void aFullRingWithFewTimersIsCompactedInPlaceInOrder() {
-    TimerRing<String> ring = new TimerRing<>();
+    TimerRing<String> ring = new TimerRing<>(true);
     List<LawnTimer<String>> timers = new ArrayList<>();
     for (int i = 0; i < 16; i++) {
       timers.add(timer("t" + i));
@@ -136,7 +154,7 @@ class TimerRingTest {
 
   @Test
   void aFullRingWithManyTimersDoublesInOrder() {
-    TimerRing<String> ring = new TimerRing<>();
+    TimerRing<String> ring = new TimerRing<>(true);
     List<String> expected = new ArrayList<>();
     for (int i = 0; i < TimerRing.INITIAL_CAPACITY; i++) {
       ring.append(timer("t" + i));
@@ -151,7 +169,7 @@ class TimerRingTest {
 
   @Test
   void removeAllLeavesNoTimerPendingAndNoSlotReferenced() {
-    TimerRing<String> ring = new TimerRing<>();
+    TimerRing<String> ring = new TimerRing<>(true);
     List<LawnTimer<String>> timers = List.of(timer("a"), timer("b"), timer("c"));
     timers.forEach(ring::append);
     ring.remove(timers.get(1));
@@ -165,8 +183,8 @@ class TimerRingTest {
 
   @Test
   void releaseDropsTheSlotsOfAnEmptyRingThatGrewLarge() {
-    TimerRing<String> small = new TimerRing<>();
-    TimerRing<String> large = new TimerRing<>();
+    TimerRing<String> small = new TimerRing<>(true);
+    TimerRing<String> large = new TimerRing<>(true);
     for (int i = 0; i <= TimerRing.RETAINED_CAPACITY; i++) {
       large.append(timer("t" + i));
     }
@@ -180,10 +198,11 @@ class TimerRingTest {
     assertThat(large.slots).hasSize(TimerRing.INITIAL_CAPACITY);
   }
 
-  @Test
-  void randomAppendsAndRemovalsAgreeWithAList() {
+  @ParameterizedTest(name = "sweepsAhead={0}")
+  @ValueSource(booleans = {true, false})
+  void randomAppendsAndRemovalsAgreeWithAList(boolean sweepsAhead) {
     SplittableRandom random = new SplittableRandom(42);
-    TimerRing<String> ring = new TimerRing<>();
+    TimerRing<String> ring = new TimerRing<>(sweepsAhead);
     List<LawnTimer<String>> model = new ArrayList<>();
     List<LawnTimer<String>> all = new ArrayList<>();
     for (int i = 0; i < 64; i++) {
