@@ -8,7 +8,11 @@ import java.util.Objects;
  * lawn's map from a TTL to its queue.
  *
  * <p>Open addressing with linear probing over a power-of-two table of primitive keys beside a table
- * of values, at most half full. Keys are spread by Fibonacci hashing (multiplying by 2<sup>64</sup>
+ * of values. A table of up to {@value #SPARSE_CAPACITY} slots is kept at most an eighth full, so
+ * that a lookup almost always ends at the first slot it probes: the lawn looks up a TTL for every
+ * timer it arms, among few TTLs, and a probe run of uncertain length costs more there, in
+ * mispredicted branches, than the few kilobytes a sparse table takes. A larger table, which is
+ * not in the cache anyway, is kept at most half full to stay compact. Keys are spread by Fibonacci hashing (multiplying by 2<sup>64</sup>
  * divided by the golden ratio and keeping the top bits), which scatters the runs of consecutive
  * TTLs that timers typically use. Removal shifts the later entries of the probe run back into the
  * hole instead of leaving a tombstone, so a map that sees endless put and remove churn (a TTL queue
@@ -24,12 +28,12 @@ final class LongObjectMap<V> {
   private static final long FREE = -1;
   private static final long FIBONACCI = 0x9E3779B97F4A7C15L;
   private static final int INITIAL_CAPACITY = 8;
+  /** The largest table kept at most an eighth full; larger ones are kept at most half full. */
+  static final int SPARSE_CAPACITY = 1 << 10;
 
   private long[] keys;
   private V[] values;
   private int size;
-  /** {@code 64 - log2(capacity)}: hashing keeps the top {@code log2(capacity)} bits. */
-  private int shift;
 
   LongObjectMap() {
     allocate(INITIAL_CAPACITY);
@@ -78,7 +82,7 @@ final class LongObjectMap<V> {
     }
     keys[slot] = key;
     values[slot] = value;
-    if (++size > keys.length >>> 1) {
+    if (++size > maxSize(keys.length)) {
       grow();
     }
     return null;
@@ -131,7 +135,20 @@ final class LongObjectMap<V> {
   }
 
   private int slotOf(long key) {
-    return (int) ((key * FIBONACCI) >>> shift);
+    return homeSlot(key, keys.length);
+  }
+
+  /**
+   * The slot where the probe for {@code key} starts in a table of {@code capacity} slots, a power of
+   * two: the top {@code log2(capacity)} bits of the key's Fibonacci hash.
+   */
+  static int homeSlot(long key, int capacity) {
+    return (int) ((key * FIBONACCI) >>> (64 - Integer.numberOfTrailingZeros(capacity)));
+  }
+
+  /** The number of slots in the table: for the tests. */
+  int capacity() {
+    return keys.length;
   }
 
   private static void requireValidKey(long key) {
@@ -158,10 +175,14 @@ final class LongObjectMap<V> {
   }
 
   @SuppressWarnings("unchecked")
+  /** The most keys a table of {@code capacity} slots holds before it grows. */
+  static int maxSize(int capacity) {
+    return capacity <= SPARSE_CAPACITY ? capacity >>> 3 : capacity >>> 1;
+  }
+
   private void allocate(int capacity) {
     keys = new long[capacity];
     Arrays.fill(keys, FREE);
     values = (V[]) new Object[capacity];
-    shift = 64 - Integer.numberOfTrailingZeros(capacity);
   }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 class LongObjectMapTest {
@@ -70,6 +71,34 @@ class LongObjectMapTest {
   }
 
   @Test
+  void keepsSmallTablesAnEighthFullAndLargeOnesHalfFull() {
+    LongObjectMap<Long> map = new LongObjectMap<>();
+    for (long key = 0; key < 16; key++) {
+      map.put(key, key);
+    }
+    assertThat(map.capacity()).isEqualTo(128);
+
+    map.put(16, 16L);
+    assertThat(map.capacity()).isEqualTo(256);
+
+    int sparse = LongObjectMap.SPARSE_CAPACITY;
+    for (long key = 17; key < sparse / 8; key++) {
+      map.put(key, key);
+    }
+    assertThat(map.capacity()).as("the largest sparse table, full").isEqualTo(sparse);
+
+    map.put(Long.MAX_VALUE, 0L);
+    assertThat(map.capacity()).as("past the sparse tables").isEqualTo(2 * sparse);
+    for (long key = sparse / 8; map.size() < sparse; key++) {
+      map.put(key, key);
+    }
+    assertThat(map.capacity()).as("half full").isEqualTo(2 * sparse);
+
+    map.put(1L << 40, 0L);
+    assertThat(map.capacity()).isEqualTo(4 * sparse);
+  }
+
+  @Test
   void growsPastItsInitialCapacityAndKeepsEveryEntry() {
     LongObjectMap<Long> map = new LongObjectMap<>();
     for (long key = 0; key < 10_000; key++) {
@@ -85,15 +114,21 @@ class LongObjectMapTest {
 
   @Test
   void removingFromTheMiddleOfProbeRunsKeepsTheRestReachable() {
-    // Seven distinct keys from a small range crowd a table of 16 slots into long probe runs;
-    // removing them one by one in random order exercises the backward shift that closes each hole.
+    // Seven keys whose probes start in the last two or first two slots of the 64-slot table they
+    // fill make one probe run that wraps around its end; removing them one by one in random order
+    // exercises the backward shift that closes each hole.
+    long[] crowding = LongStream.range(0, 100_000)
+        .filter(key -> Math.floorMod(LongObjectMap.homeSlot(key, 64) + 2, 64) < 4)
+        .toArray();
     SplittableRandom random = new SplittableRandom(42);
     for (int round = 0; round < 500; round++) {
       LongObjectMap<Long> map = new LongObjectMap<>();
-      long[] keys = random.longs(0, 64).distinct().limit(7).toArray();
+      long[] keys = random.ints(0, crowding.length).distinct().limit(7)
+          .mapToLong(index -> crowding[index]).toArray();
       for (long key : keys) {
         map.put(key, key);
       }
+      assertThat(map.capacity()).as("the table the keys were chosen for").isEqualTo(64);
       for (int i = 0; i < keys.length; i++) {
         assertThat(map.remove(keys[i])).isEqualTo(keys[i]);
         assertThat(map.get(keys[i])).isNull();
