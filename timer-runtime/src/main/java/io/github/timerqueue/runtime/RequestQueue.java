@@ -1,97 +1,96 @@
 package io.github.timerqueue.runtime;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-
 /**
- * An unbounded multi-producer, single-consumer FIFO queue of {@link Request}s, linked through the
- * requests themselves: Dmitry Vyukov's intrusive MPSC queue. Offering swaps the producer end with
- * one atomic exchange and links the previous node; nothing is allocated. Polling is wait-free for
- * the consumer except for the moment between a producer's exchange and its link, when {@link #poll}
- * returns {@code null} although the queue is not {@link #isEmpty empty}.
+ * The requests other threads send the timer thread: a multi-producer, single-consumer queue made
+ * of {@link RequestLane lanes}, each thread offering to the lane its id picks. Threads in
+ * different lanes never touch the same memory to send a request, where one shared producer end
+ * would be taken from core to core by every offer: with four threads on two cores, that exchange
+ * was what held back schedule+cancel.
  *
- * <p>A request may be offered again once it has been polled, but must never be in the queue twice;
- * {@link TimerEntry} guarantees that with its queued bit.
+ * <p>Each lane is FIFO, so one thread's requests are handed out in the order it sent them;
+ * requests of different threads have no order between them (they are concurrent). The consumer
+ * takes up to {@value #LANE_BURST} requests from a lane before it moves to the next, so that no
+ * busy lane holds back the others. Nothing is allocated per request.
  */
 final class RequestQueue {
-  private static final VarHandle HEAD = MethodHandles.arrayElementVarHandle(Request[].class);
-  private static final VarHandle NEXT;
-  /**
-   * The producers' end lives alone in the middle of an array ({@link #producerEnd}), so that no
-   * field the consumer writes (nor any other object) shares its cache line: every producer
-   * exchanges it, and a consumer write beside it would take the line away from them on each poll.
-   */
-  private static final int PADDED_LENGTH = 48;
-  private static final int HEAD_INDEX = PADDED_LENGTH / 2;
+  /** Most requests taken from one lane before the consumer looks at the next. */
+  static final int LANE_BURST = 64;
+  /** Most lanes, however many processors there are. */
+  static final int MAX_LANES = 64;
 
-  static {
-    try {
-      MethodHandles.Lookup lookup = MethodHandles.lookup();
-      NEXT = lookup.findVarHandle(Request.class, "next", Request.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
+  private final RequestLane[] lanes;
+  private final int laneMask;
+  /** Consumer only: the lane being drained, and how many it has handed out in a row. */
+  private int current;
+  private int burst;
+
+  /** Creates a queue of {@code lanes} lanes, a power of two from 1 to {@value #MAX_LANES}. */
+  RequestQueue(int lanes) {
+    if (lanes < 1 || lanes > MAX_LANES || Integer.bitCount(lanes) != 1) {
+      throw new IllegalArgumentException(
+          "lanes must be a power of two from 1 to " + MAX_LANES + ", but was " + lanes);
     }
-  }
-
-  /** Stands in the queue when it would otherwise be empty, so producers always have a node to link. */
-  private final Request stub = new ControlRequest(() -> {});
-  /** The producers' end, the request offered last, at {@link #HEAD_INDEX}; through HEAD only. */
-  private final Request[] producerEnd = new Request[PADDED_LENGTH];
-  /** The consumer's end: the next request to hand out, or the stub. */
-  private Request tail;
-
-  RequestQueue() {
-    HEAD.setVolatile(producerEnd, HEAD_INDEX, stub);
-    tail = stub;
-  }
-
-  /** Appends a request; any thread. */
-  void offer(Request request) {
-    NEXT.set(request, (Request) null);
-    Request previous = (Request) HEAD.getAndSet(producerEnd, HEAD_INDEX, request);
-    NEXT.setRelease(previous, request);
+    this.lanes = new RequestLane[lanes];
+    for (int lane = 0; lane < lanes; lane++) {
+      this.lanes[lane] = new RequestLane();
+    }
+    this.laneMask = lanes - 1;
   }
 
   /**
-   * Removes and returns the oldest request, or returns {@code null} if there is none or the oldest
-   * is still being linked; consumer only.
+   * The number of lanes for a machine with {@code processors} processors: four per processor,
+   * rounded up to a power of two and at most {@value #MAX_LANES}, so that threads that happen to
+   * run at the same time seldom share a lane.
+   */
+  static int lanesFor(int processors) {
+    int wanted = Math.min(MAX_LANES, 4 * Math.max(1, processors));
+    return Integer.highestOneBit(wanted - 1) << 1;
+  }
+
+  /** The lane a thread offers to: consecutive thread ids take consecutive lanes. */
+  int laneOf(Thread thread) {
+    return (int) thread.getId() & laneMask;
+  }
+
+  /** Appends a request to the calling thread's lane; any thread. */
+  void offer(Request request) {
+    lanes[laneOf(Thread.currentThread())].offer(request);
+  }
+
+  /**
+   * Removes and returns a request, or returns {@code null} if every lane is empty or has its oldest
+   * request still being linked; consumer only.
    */
   Request poll() {
-    Request first = tail;
-    Request next = (Request) NEXT.getAcquire(first);
-    if (first == stub) {
-      if (next == null) {
-        return null;
+    for (int looked = 0; looked <= laneMask; looked++) {
+      if (burst < LANE_BURST) {
+        Request request = lanes[current].poll();
+        if (request != null) {
+          burst++;
+          return request;
+        }
       }
-      tail = next;
-      first = next;
-      next = (Request) NEXT.getAcquire(next);
+      burst = 0;
+      current = (current + 1) & laneMask;
     }
-    if (next != null) {
-      return handOut(first, next);
+    // Every lane has been looked at once; the one a burst ended on gets another look.
+    Request request = lanes[current].poll();
+    if (request != null) {
+      burst = 1;
     }
-    if (first != (Request) HEAD.getVolatile(producerEnd, HEAD_INDEX)) {
-      return null; // a producer has swapped the head but not linked it yet
-    }
-    // first is the only request: put the stub behind it so that it can be handed out.
-    offer(stub);
-    next = (Request) NEXT.getAcquire(first);
-    return next == null ? null : handOut(first, next);
+    return request;
   }
 
   /**
-   * Whether no request is queued or being offered; consumer only. Reads the producers' end with
-   * volatile semantics, so that a consumer that publishes "about to sleep" before calling this and
-   * a producer that offers before checking that flag cannot miss each other.
+   * Whether no request is queued or being offered in any lane; consumer only. As {@link
+   * RequestLane#isEmpty}, reads each lane's producer end with volatile semantics.
    */
   boolean isEmpty() {
-    return tail == stub && HEAD.getVolatile(producerEnd, HEAD_INDEX) == stub;
-  }
-
-  private Request handOut(Request first, Request next) {
-    tail = next;
-    // Unlink, so that a handle the caller keeps does not hold a chain of finished requests alive.
-    NEXT.set(first, (Request) null);
-    return first;
+    for (RequestLane lane : lanes) {
+      if (!lane.isEmpty()) {
+        return false;
+      }
+    }
+    return true;
   }
 }

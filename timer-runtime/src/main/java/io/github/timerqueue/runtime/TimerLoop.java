@@ -77,7 +77,8 @@ final class TimerLoop {
   private final long startTime;
   private final long resolution;
   private final Executor taskExecutor;
-  private final RequestQueue requests = new RequestQueue();
+  private final RequestQueue requests =
+      new RequestQueue(RequestQueue.lanesFor(Runtime.getRuntime().availableProcessors()));
   private final Consumer<TimerHandle<TimerEntry>> fire = this::fire;
   /**
    * The timer thread, or {@code null} when a test drives the loop with {@link #turn()}; set once,
@@ -279,6 +280,31 @@ final class TimerLoop {
     return prepareToSleep();
   }
 
+  /**
+   * Applies every queued request. The requests sent before a call on another thread may wait in
+   * other lanes than that call's, behind or ahead of it, so this is what puts them all before it.
+   * Other threads are held back meanwhile, as when the thread is behind, so that they cannot keep
+   * it here.
+   */
+  private void applyQueued() {
+    boolean wasBehind = behind;
+    behind = true;
+    try {
+      while (true) {
+        Request request = requests.poll();
+        if (request != null) {
+          request.process(this);
+        } else if (requests.isEmpty()) {
+          return;
+        } else {
+          Thread.onSpinWait(); // a producer is linking its request
+        }
+      }
+    } finally {
+      behind = wasBehind;
+    }
+  }
+
   private void processRequests() {
     for (int i = 0; i < REQUEST_BATCH; i++) {
       Request request = requests.poll();
@@ -391,6 +417,7 @@ final class TimerLoop {
       if (service.stopping) {
         return;
       }
+      applyQueued();
       List<TimerEntry> pending = new ArrayList<>();
       queue.forEach(slot -> {
         if (slot.payload().isPending()) {
@@ -405,7 +432,6 @@ final class TimerLoop {
       return;
     }
     if (onLoopThread()) {
-      processRequests();
       visit.run();
     } else {
       offer(new ControlRequest(visit));

@@ -43,6 +43,8 @@ import java.util.concurrent.locks.LockSupport;
  * Timeout#reschedule reschedule} change the state of the timeout handle and put the handle itself
  * on a lock-free multi-producer, single-consumer queue of requests, so a request allocates nothing
  * beyond the handle, and a handle changed many times before the thread looks is queued once. The
+ * queue has lanes, several per processor, and a thread sends to the lane of its id, so threads
+ * sending at the same time on different cores do not contend for one end of one queue. The
  * thread applies the requests, advances the queue to the {@linkplain Builder#ticker ticker}'s time,
  * runs what is due, and then sleeps exactly until {@link TimerQueue#nextExpiryDelay()} says the
  * next timer may be due, or indefinitely when there is none. A request wakes it early only if its

@@ -1,6 +1,7 @@
 package io.github.timerqueue.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The intrusive MPSC queue: FIFO, reusable nodes, and no loss under concurrent producers. */
+/** The queue of lanes: each thread's requests in order, every lane served, nothing lost. */
 class RequestQueueTest {
 
   /** A request that remembers who sent it and in which order. */
@@ -25,60 +26,90 @@ class RequestQueueTest {
     void process(TimerLoop loop) {}
   }
 
-  @Test
-  void handsOutRequestsInTheOrderTheyCame() {
-    RequestQueue queue = new RequestQueue();
-    assertThat(queue.isEmpty()).isTrue();
-    assertThat(queue.poll()).isNull();
-    Numbered first = new Numbered(0, 1);
-    Numbered second = new Numbered(0, 2);
-    Numbered third = new Numbered(0, 3);
-
-    queue.offer(first);
-    queue.offer(second);
-    assertThat(queue.isEmpty()).isFalse();
-    assertThat(queue.poll()).isSameAs(first);
-    queue.offer(third);
-    assertThat(queue.poll()).isSameAs(second);
-    assertThat(queue.poll()).isSameAs(third);
-
-    assertThat(queue.poll()).isNull();
-    assertThat(queue.isEmpty()).isTrue();
+  /** Starts {@code thread} and waits for it to end. */
+  private static void onThread(Thread thread) throws InterruptedException {
+    thread.start();
+    thread.join();
   }
 
-  @Test
-  void aRequestMayBeOfferedAgainOnceHandedOut() {
-    RequestQueue queue = new RequestQueue();
-    Numbered request = new Numbered(0, 1);
-    Numbered other = new Numbered(0, 2);
-
-    for (int round = 0; round < 3; round++) {
-      queue.offer(request);
-      queue.offer(other);
-      assertThat(queue.poll()).isSameAs(request);
-      queue.offer(request);
-      assertThat(queue.poll()).isSameAs(other);
-      assertThat(queue.poll()).isSameAs(request);
-      assertThat(queue.isEmpty()).isTrue();
+  /** A new, unstarted thread that sends to another lane of {@code queue} than this thread. */
+  private static Thread inAnotherLane(RequestQueue queue, Runnable action) {
+    while (true) {
+      Thread thread = new Thread(action);
+      if (queue.laneOf(thread) != queue.laneOf(Thread.currentThread())) {
+        return thread;
+      }
     }
   }
 
   @Test
-  void aHandedOutRequestHoldsNoLinkToTheRest() {
-    RequestQueue queue = new RequestQueue();
-    Numbered first = new Numbered(0, 1);
-    queue.offer(first);
-    queue.offer(new Numbered(0, 2));
+  void laneCountsArePowersOfTwoAndGrowWithTheProcessors() {
+    assertThat(RequestQueue.lanesFor(1)).isEqualTo(4);
+    assertThat(RequestQueue.lanesFor(2)).isEqualTo(8);
+    assertThat(RequestQueue.lanesFor(3)).isEqualTo(16);
+    assertThat(RequestQueue.lanesFor(1_000)).isEqualTo(RequestQueue.MAX_LANES);
+    assertThatThrownBy(() -> new RequestQueue(3))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("3");
+  }
 
-    assertThat(queue.poll()).isSameAs(first);
-    assertThat(first.next).isNull();
+  @Test
+  void consecutiveThreadsSendToDifferentLanes() {
+    RequestQueue queue = new RequestQueue(8);
+    Thread first = new Thread(() -> {});
+    Thread second = new Thread(() -> {});
+
+    assertThat(queue.laneOf(second)).isNotEqualTo(queue.laneOf(first));
+  }
+
+  @Test
+  void requestsOfOneThreadComeOutInTheOrderSent() {
+    RequestQueue queue = new RequestQueue(8);
+    List<Numbered> sent = new ArrayList<>();
+    for (int n = 0; n < 3 * RequestQueue.LANE_BURST; n++) {
+      sent.add(new Numbered(0, n));
+      queue.offer(sent.get(n));
+    }
+
+    for (Numbered request : sent) {
+      assertThat(queue.poll()).isSameAs(request);
+    }
+    assertThat(queue.poll()).isNull();
+    assertThat(queue.isEmpty()).isTrue();
+  }
+
+  @Test
+  void aBusyLaneDoesNotHoldBackAnother() throws InterruptedException {
+    RequestQueue queue = new RequestQueue(2);
+    for (int n = 0; n < 10 * RequestQueue.LANE_BURST; n++) {
+      queue.offer(new Numbered(0, n));
+    }
+    Numbered other = new Numbered(1, 0);
+    onThread(inAnotherLane(queue, () -> queue.offer(other)));
+
+    int polled = 0;
+    while (queue.poll() != other) {
+      polled++;
+    }
+    assertThat(polled).isLessThanOrEqualTo(RequestQueue.LANE_BURST);
+  }
+
+  @Test
+  void isEmptyOnlyWhenEveryLaneIs() throws InterruptedException {
+    RequestQueue queue = new RequestQueue(2);
+    Numbered request = new Numbered(1, 0);
+    onThread(inAnotherLane(queue, () -> queue.offer(request)));
+
+    assertThat(queue.isEmpty()).isFalse();
+    assertThat(queue.poll()).isSameAs(request);
+    assertThat(queue.isEmpty()).isTrue();
   }
 
   @Test
   void concurrentProducersLoseNothingAndKeepTheirOwnOrder() throws Exception {
     int producers = 4;
     int perProducer = 100_000;
-    RequestQueue queue = new RequestQueue();
+    // Two lanes for four producers: some share a lane, some do not.
+    RequestQueue queue = new RequestQueue(2);
     CountDownLatch start = new CountDownLatch(1);
     List<Thread> threads = new ArrayList<>();
     for (int p = 0; p < producers; p++) {

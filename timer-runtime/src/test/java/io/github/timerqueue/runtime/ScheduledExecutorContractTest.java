@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.Delayed;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -307,6 +308,26 @@ class ScheduledExecutorContractTest {
 
     periodic.cancel(false);
 
+    assertThat(scheduler.executor.isTerminated()).isTrue();
+  }
+
+  @Strategies.Each
+  void shutdownDropsDelayedTasksThatOtherThreadsScheduled(String strategy) throws Exception {
+    Scheduler scheduler = new Scheduler(strategy);
+    scheduler.executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    // Threads created one after another send their requests to different lanes, so some requests
+    // wait in other lanes than the shutdown's own.
+    List<ScheduledFuture<?>> delayed = new CopyOnWriteArrayList<>();
+    for (int thread = 0; thread < 4; thread++) {
+      Thread scheduling = new Thread(() -> delayed.add(
+          scheduler.executor.schedule(() -> {}, 10, TimeUnit.MILLISECONDS)));
+      scheduling.start();
+      scheduling.join();
+    }
+
+    scheduler.executor.shutdown();
+
+    assertThat(delayed).hasSize(4).allMatch(ScheduledFuture::isCancelled);
     assertThat(scheduler.executor.isTerminated()).isTrue();
   }
 
