@@ -2,28 +2,11 @@ package io.github.timerqueue.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import io.github.timerqueue.runtime.NumberedRequests.Numbered;
 import org.junit.jupiter.api.Test;
 
 /** One lane, the intrusive MPSC queue: FIFO, reusable nodes, and no loss under concurrent producers. */
 class RequestLaneTest {
-
-  /** A request that remembers who sent it and in which order. */
-  private static final class Numbered extends Request {
-    final int producer;
-    final int number;
-
-    Numbered(int producer, int number) {
-      this.producer = producer;
-      this.number = number;
-    }
-
-    @Override
-    void process(TimerLoop loop) {}
-  }
 
   @Test
   void handsOutRequestsInTheOrderTheyCame() {
@@ -76,47 +59,7 @@ class RequestLaneTest {
 
   @Test
   void concurrentProducersLoseNothingAndKeepTheirOwnOrder() throws Exception {
-    int producers = 4;
-    int perProducer = 100_000;
     RequestLane queue = new RequestLane();
-    CountDownLatch start = new CountDownLatch(1);
-    List<Thread> threads = new ArrayList<>();
-    for (int p = 0; p < producers; p++) {
-      int producer = p;
-      Thread thread = new Thread(() -> {
-        try {
-          start.await();
-        } catch (InterruptedException e) {
-          return;
-        }
-        for (int n = 0; n < perProducer; n++) {
-          queue.offer(new Numbered(producer, n));
-        }
-      });
-      threads.add(thread);
-      thread.start();
-    }
-    start.countDown();
-
-    int[] nextExpected = new int[producers];
-    int received = 0;
-    long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (received < producers * perProducer && System.nanoTime() - giveUp < 0) {
-      Numbered request = (Numbered) queue.poll();
-      if (request == null) {
-        Thread.onSpinWait();
-        continue;
-      }
-      assertThat(request.number).isEqualTo(nextExpected[request.producer]);
-      nextExpected[request.producer]++;
-      received++;
-    }
-    for (Thread thread : threads) {
-      thread.join();
-    }
-
-    assertThat(received).isEqualTo(producers * perProducer);
-    assertThat(queue.poll()).isNull();
-    assertThat(queue.isEmpty()).isTrue();
+    NumberedRequests.checkConcurrentProducers(4, 100_000, queue::offer, queue::poll, queue::isEmpty);
   }
 }

@@ -3,28 +3,13 @@ package io.github.timerqueue.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.timerqueue.runtime.NumberedRequests.Numbered;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The queue of lanes: each thread's requests in order, every lane served, nothing lost. */
 class RequestQueueTest {
-
-  /** A request that remembers who sent it and in which order. */
-  private static final class Numbered extends Request {
-    final int producer;
-    final int number;
-
-    Numbered(int producer, int number) {
-      this.producer = producer;
-      this.number = number;
-    }
-
-    @Override
-    void process(TimerLoop loop) {}
-  }
 
   /** Starts {@code thread} and waits for it to end. */
   private static void onThread(Thread thread) throws InterruptedException {
@@ -106,48 +91,9 @@ class RequestQueueTest {
 
   @Test
   void concurrentProducersLoseNothingAndKeepTheirOwnOrder() throws Exception {
-    int producers = 4;
-    int perProducer = 100_000;
-    // Two lanes for four producers: some share a lane, some do not.
+    // Four producers on two lanes: each lane has producers racing each other, and the consumer
+    // moves between the lanes.
     RequestQueue queue = new RequestQueue(2);
-    CountDownLatch start = new CountDownLatch(1);
-    List<Thread> threads = new ArrayList<>();
-    for (int p = 0; p < producers; p++) {
-      int producer = p;
-      Thread thread = new Thread(() -> {
-        try {
-          start.await();
-        } catch (InterruptedException e) {
-          return;
-        }
-        for (int n = 0; n < perProducer; n++) {
-          queue.offer(new Numbered(producer, n));
-        }
-      });
-      threads.add(thread);
-      thread.start();
-    }
-    start.countDown();
-
-    int[] nextExpected = new int[producers];
-    int received = 0;
-    long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (received < producers * perProducer && System.nanoTime() - giveUp < 0) {
-      Numbered request = (Numbered) queue.poll();
-      if (request == null) {
-        Thread.onSpinWait();
-        continue;
-      }
-      assertThat(request.number).isEqualTo(nextExpected[request.producer]);
-      nextExpected[request.producer]++;
-      received++;
-    }
-    for (Thread thread : threads) {
-      thread.join();
-    }
-
-    assertThat(received).isEqualTo(producers * perProducer);
-    assertThat(queue.poll()).isNull();
-    assertThat(queue.isEmpty()).isTrue();
+    NumberedRequests.checkConcurrentProducers(4, 100_000, queue::offer, queue::poll, queue::isEmpty);
   }
 }
