@@ -269,16 +269,22 @@ final class TimerEntry extends Request implements Timeout, Runnable {
   }
 
   /**
-   * Unlocks with a new arming or state and makes sure the timer thread will look at it. Only the
+   * Sets a new arming or state, makes sure the timer thread will look at it, and unlocks. Only the
    * lock holder sets bits other than {@link #QUEUED}, and the timer thread only clears that one, so
    * an exchange is enough: if the old value was still queued, the timer thread has yet to take the
    * entry and will see the new state when it does.
+   *
+   * <p>The lock is held until the entry is in the request queue. The next thread to change the
+   * timeout sees it queued and relies on that; had the lock gone with the exchange, that thread
+   * could do so while the entry was still on its way, and a {@code stop} in between would sweep
+   * the queue without it and leave the timeout pending, neither run nor returned.
    */
   private void publish(long next) {
-    long previous = (long) STAMP.getAndSet(this, next | QUEUED);
+    long previous = (long) STAMP.getAndSet(this, next | QUEUED | LOCKED);
     if ((previous & QUEUED) == 0) {
       service.loop.offer(this);
     }
+    STAMP.getAndBitwiseAnd(this, ~LOCKED);
   }
 
   /**
