@@ -30,9 +30,15 @@ final class TimerEntry extends Request implements Timeout, Runnable {
   static final long LOCKED = 4;
   /** Set while the entry is in the request queue, or about to be put there. */
   static final long QUEUED = 8;
-  static final long VERSION_UNIT = 16;
+  /**
+   * Set from the exchange that queues the entry until it is in the request queue. The next user
+   * thread to change the timeout waits for it, so that whoever relies on {@link #QUEUED} finds the
+   * entry in the queue; the timer thread never waits for it.
+   */
+  static final long OFFERING = 16;
+  static final long VERSION_UNIT = 32;
   /** The version and state: what an arming is identified by. */
-  static final long ARMING_MASK = ~(LOCKED | QUEUED);
+  static final long ARMING_MASK = ~(LOCKED | QUEUED | OFFERING);
 
   private static final VarHandle STAMP;
   private static final VarHandle DEADLINE;
@@ -232,7 +238,7 @@ final class TimerEntry extends Request implements Timeout, Runnable {
   boolean tryExpire() {
     while (true) {
       long current = unlockedStamp();
-      if ((current & ~QUEUED) != armedStamp) {
+      if ((current & ARMING_MASK) != armedStamp) {
         return false;
       }
       if (STAMP.compareAndSet(this, current, (current & ~STATE_MASK) | EXPIRED)) {
@@ -250,7 +256,7 @@ final class TimerEntry extends Request implements Timeout, Runnable {
   private long lock() {
     for (int spins = 0; ; spins++) {
       long current = (long) STAMP.getVolatile(this);
-      if ((current & LOCKED) == 0) {
+      if ((current & (LOCKED | OFFERING)) == 0) {
         if (STAMP.compareAndSet(this, current, current | LOCKED)) {
           return current;
         }
@@ -269,22 +275,22 @@ final class TimerEntry extends Request implements Timeout, Runnable {
   }
 
   /**
-   * Sets a new arming or state, makes sure the timer thread will look at it, and unlocks. Only the
+   * Unlocks with a new arming or state and makes sure the timer thread will look at it. Only the
    * lock holder sets bits other than {@link #QUEUED}, and the timer thread only clears that one, so
    * an exchange is enough: if the old value was still queued, the timer thread has yet to take the
    * entry and will see the new state when it does.
    *
-   * <p>The lock is held until the entry is in the request queue. The next thread to change the
-   * timeout sees it queued and relies on that; had the lock gone with the exchange, that thread
-   * could do so while the entry was still on its way, and a {@code stop} in between would sweep
-   * the queue without it and leave the timeout pending, neither run nor returned.
+   * <p>{@link #OFFERING} stays set until the entry is in the request queue. The next thread to
+   * change the timeout sees it queued and relies on that; without the bit, it could do so while the
+   * entry was still on its way, and a {@code stop} in between would sweep the queue without it and
+   * leave the timeout pending, neither run nor returned.
    */
   private void publish(long next) {
-    long previous = (long) STAMP.getAndSet(this, next | QUEUED | LOCKED);
+    long previous = (long) STAMP.getAndSet(this, next | QUEUED | OFFERING);
     if ((previous & QUEUED) == 0) {
       service.loop.offer(this);
     }
-    STAMP.getAndBitwiseAnd(this, ~LOCKED);
+    STAMP.getAndBitwiseAnd(this, ~OFFERING);
   }
 
   /**

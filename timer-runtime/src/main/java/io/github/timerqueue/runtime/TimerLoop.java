@@ -328,7 +328,7 @@ final class TimerLoop {
   void apply(TimerEntry entry) {
     entry.dequeued();
     while (true) {
-      long stamp = entry.unlockedStamp() & ~TimerEntry.QUEUED;
+      long stamp = entry.unlockedStamp() & TimerEntry.ARMING_MASK;
       TimerHandle<TimerEntry> slot = entry.slot;
       if (TimerEntry.state(stamp) != TimerEntry.PENDING) {
         if (slot != null && slot.isPending()) {
@@ -340,7 +340,7 @@ final class TimerLoop {
         return; // armed as it is already
       }
       long deadline = entry.deadline();
-      if ((entry.stamp() & ~TimerEntry.QUEUED) != stamp) {
+      if ((entry.stamp() & TimerEntry.ARMING_MASK) != stamp) {
         continue; // changed while we read the deadline, which may belong to the change
       }
       if (slot == null) {
