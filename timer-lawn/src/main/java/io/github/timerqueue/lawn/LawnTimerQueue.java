@@ -61,11 +61,11 @@ import java.util.function.Consumer;
  *       ring and cleared, in the middle, by an occasional compaction whose cost is {@code O(1)}
  *       amortized per timer that joined, or by the head: it reads the timers ahead of it a
  *       stretch at a time, so that taking heads from a large queue overlaps their cache misses
- *       instead of waiting for each in turn. Cancelling a timer that is not a queue's head, and arming
- *       one in a TTL that has a queue (the paper's common case), stay on a short path: a shift of
- *       the distance for the TTL when the resolution is a power of two, one map probe, the expiry
- *       from the queue's precomputed span, one slot written. New queues, emptied queues and new
- *       heads are handled out of line.
+ *       instead of waiting for each in turn. Cancelling a timer that is not a queue's head, and
+ *       arming one in a TTL that has a queue (the paper's common case), stay on a short path: a
+ *       shift of the distance for the TTL when the resolution is a power of two, one map probe,
+ *       the expiry from the queue's precomputed span, one slot written. New queues, emptied
+ *       queues and new heads are handled out of line.
  *   <li>Due timers are moved to a ring of their own before the first is handed out, which is what
  *       makes timers armed by a handler wait for the next {@code advance} and lets a handler cancel
  *       a due timer before its turn. If a handler throws, the rest stay in that ring, still pending

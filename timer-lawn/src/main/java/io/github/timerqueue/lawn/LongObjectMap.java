@@ -12,12 +12,12 @@ import java.util.Objects;
  * that a lookup almost always ends at the first slot it probes: the lawn looks up a TTL for every
  * timer it arms, among few TTLs, and a probe run of uncertain length costs more there, in
  * mispredicted branches, than the few kilobytes a sparse table takes. A larger table, which is
- * not in the cache anyway, is kept at most half full to stay compact. Keys are spread by Fibonacci hashing (multiplying by 2<sup>64</sup>
- * divided by the golden ratio and keeping the top bits), which scatters the runs of consecutive
- * TTLs that timers typically use. Removal shifts the later entries of the probe run back into the
- * hole instead of leaving a tombstone, so a map that sees endless put and remove churn (a TTL queue
- * that empties and refills) keeps its probe runs as short as a fresh one. Nothing is allocated
- * except when the table grows; it never shrinks.
+ * not in the cache anyway, is kept at most half full to stay compact. Keys are spread by Fibonacci
+ * hashing (multiplying by 2<sup>64</sup> divided by the golden ratio and keeping the top bits),
+ * which scatters the runs of consecutive TTLs that timers typically use. Removal shifts the later
+ * entries of the probe run back into the hole instead of leaving a tombstone, so a map that sees
+ * endless put and remove churn (a TTL queue that empties and refills) keeps its probe runs as
+ * short as a fresh one. Nothing is allocated except when the table grows; it never shrinks.
  *
  * <p>{@code get}, {@code put} and {@code remove} are expected {@code O(1)}. Not thread-safe.
  *
@@ -139,8 +139,8 @@ final class LongObjectMap<V> {
   }
 
   /**
-   * The slot where the probe for {@code key} starts in a table of {@code capacity} slots, a power of
-   * two: the top {@code log2(capacity)} bits of the key's Fibonacci hash.
+   * The slot where the probe for {@code key} starts in a table of {@code capacity} slots, a power
+   * of two: the top {@code log2(capacity)} bits of the key's Fibonacci hash.
    */
   static int homeSlot(long key, int capacity) {
     return (int) ((key * FIBONACCI) >>> (64 - Integer.numberOfTrailingZeros(capacity)));
@@ -174,12 +174,12 @@ final class LongObjectMap<V> {
     }
   }
 
-  @SuppressWarnings("unchecked")
   /** The most keys a table of {@code capacity} slots holds before it grows. */
-  static int maxSize(int capacity) {
+  private static int maxSize(int capacity) {
     return capacity <= SPARSE_CAPACITY ? capacity >>> 3 : capacity >>> 1;
   }
 
+  @SuppressWarnings("unchecked")
   private void allocate(int capacity) {
     keys = new long[capacity];
     Arrays.fill(keys, FREE);

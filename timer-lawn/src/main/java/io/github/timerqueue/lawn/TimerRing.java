@@ -26,11 +26,11 @@ import java.util.function.Consumer;
  * just read anyway; the stale slots are cleared in bulk, by a sequential pass.
  *
  * <p>Passing the head is where a ring's timers are read one after another (expiring takes heads),
- * so there a ring that {@linkplain #sweepsAhead sweeps ahead} looks ahead: when the head reaches the end of what it has looked at, the next
- * {@value #SWEEP_SLOTS} slots are <em>swept</em>, each timer read and each stale slot emptied, in one
- * tight loop. Reading a timer of a large ring is a cache miss; one per head, each behind the
- * bookkeeping of the last, would be paid one at a time, where the sweep's misses overlap. The heads
- * that follow then find their timers in the cache.
+ * so there a ring that {@linkplain #sweepsAhead sweeps ahead} looks ahead: when the head reaches
+ * the end of what it has looked at, the next {@value #SWEEP_SLOTS} slots are <em>swept</em>, each
+ * timer read and each stale slot emptied, in one tight loop. Reading a timer of a large ring is a
+ * cache miss; one per head, each behind the bookkeeping of the last, would be paid one at a time,
+ * where the sweep's misses overlap. The heads that follow then find their timers in the cache.
  *
  * <p>A stale slot still refers to its timer, so a cancelled timer that the user drops stays
  * reachable until a sweep or the head passes its slot or a compaction clears it.
@@ -148,8 +148,7 @@ class TimerRing<T> {
     int mask = slots.length - 1;
     long end = Math.min(tail, head + SWEEP_SLOTS);
     for (long ticket = head; ticket != end; ticket++) {
-      LawnTimer<T> timer = slots[(int) ticket & mask];
-      if (timer != null && (timer.ring != this || timer.ticket != ticket)) {
+      if (!holds(ticket)) {
         slots[(int) ticket & mask] = null;
       }
     }
@@ -228,9 +227,9 @@ class TimerRing<T> {
     int mask = slots.length - 1;
     long next = head;
     for (long ticket = head; ticket != tail; ticket++) {
-      LawnTimer<T> timer = slots[(int) ticket & mask];
-      if (timer != null && timer.ring == this && timer.ticket == ticket) {
+      if (holds(ticket)) {
         if (ticket != next) {
+          LawnTimer<T> timer = slots[(int) ticket & mask];
           slots[(int) next & mask] = timer;
           timer.ticket = next;
         }
