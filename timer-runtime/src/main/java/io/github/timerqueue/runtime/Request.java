@@ -1,9 +1,9 @@
 package io.github.timerqueue.runtime;
 
 /**
- * Something another thread asks the timer thread to do: a node of a lane of the {@link RequestQueue}. The
- * node is the request itself (a {@link TimerEntry}, or a rare {@link ControlRequest}), so sending
- * one allocates nothing.
+ * Something another thread asks the timer thread to do: a node of a lane of the {@link
+ * RequestQueue}. The node is the request itself (a {@link TimerEntry}, or a rare {@link
+ * ControlRequest}), so sending one allocates nothing.
  */
 abstract class Request {
   /**

@@ -5,10 +5,11 @@ import java.lang.invoke.VarHandle;
 
 /**
  * One lane of the {@link RequestQueue}: an unbounded multi-producer, single-consumer FIFO queue of
- * {@link Request}s, linked through the requests themselves: Dmitry Vyukov's intrusive MPSC queue. Offering swaps the producer end with
- * one atomic exchange and links the previous node; nothing is allocated. Polling is wait-free for
- * the consumer except for the moment between a producer's exchange and its link, when {@link #poll}
- * returns {@code null} although the queue is not {@link #isEmpty empty}.
+ * {@link Request}s, linked through the requests themselves: Dmitry Vyukov's intrusive MPSC queue.
+ * Offering swaps the producer end with one atomic exchange and links the previous node; nothing is
+ * allocated. Polling is wait-free for the consumer except for the moment between a producer's
+ * exchange and its link, when {@link #poll} returns {@code null} although the lane is not {@link
+ * #isEmpty empty}.
  *
  * <p>A request may be offered again once it has been polled, but must never be in the queue twice;
  * {@link TimerEntry} guarantees that with its queued bit.
@@ -34,7 +35,7 @@ final class RequestLane {
     }
   }
 
-  /** Stands in the queue when it would otherwise be empty, so producers always have a node to link. */
+  /** Stands in the lane when it would otherwise be empty, so producers have a node to link to. */
   private final Request stub = new ControlRequest(() -> {});
   /** The producers' end, the request offered last, at {@link #HEAD_INDEX}; through HEAD only. */
   private final Request[] producerEnd = new Request[PADDED_LENGTH];

@@ -1,5 +1,7 @@
 package io.github.timerqueue.runtime;
 
+import java.util.function.Consumer;
+
 /**
  * The requests other threads send the timer thread: a multi-producer, single-consumer queue made
  * of {@link RequestLane lanes}, each thread offering to the lane its id picks. Threads in
@@ -62,23 +64,37 @@ final class RequestQueue {
    * request still being linked; consumer only.
    */
   Request poll() {
+    if (burst == LANE_BURST) {
+      moveToNextLane();
+    }
+    // Every lane once, the one a burst ended on last.
     for (int looked = 0; looked <= laneMask; looked++) {
-      if (burst < LANE_BURST) {
-        Request request = lanes[current].poll();
-        if (request != null) {
-          burst++;
-          return request;
-        }
+      Request request = lanes[current].poll();
+      if (request != null) {
+        burst++;
+        return request;
       }
-      burst = 0;
-      current = (current + 1) & laneMask;
+      moveToNextLane();
     }
-    // Every lane has been looked at once; the one a burst ended on gets another look.
-    Request request = lanes[current].poll();
-    if (request != null) {
-      burst = 1;
+    return null;
+  }
+
+  /**
+   * Hands every queued request to {@code action}, until the queue is empty; consumer only. Waits
+   * for a request that a producer is still linking, so that none offered before the call is left
+   * behind.
+   */
+  void drain(Consumer<? super Request> action) {
+    while (true) {
+      Request request = poll();
+      if (request != null) {
+        action.accept(request);
+      } else if (isEmpty()) {
+        return;
+      } else {
+        Thread.onSpinWait(); // a producer is linking its request
+      }
     }
-    return request;
   }
 
   /**
@@ -92,5 +108,10 @@ final class RequestQueue {
       }
     }
     return true;
+  }
+
+  private void moveToNextLane() {
+    burst = 0;
+    current = (current + 1) & laneMask;
   }
 }

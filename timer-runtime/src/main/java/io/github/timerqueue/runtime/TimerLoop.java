@@ -290,16 +290,7 @@ final class TimerLoop {
     boolean wasBehind = behind;
     behind = true;
     try {
-      while (true) {
-        Request request = requests.poll();
-        if (request != null) {
-          request.process(this);
-        } else if (requests.isEmpty()) {
-          return;
-        } else {
-          Thread.onSpinWait(); // a producer is linking its request
-        }
-      }
+      requests.drain(request -> request.process(this));
     } finally {
       behind = wasBehind;
     }
@@ -449,17 +440,11 @@ final class TimerLoop {
     swept = true;
     List<TimerEntry> candidates = new ArrayList<>();
     queue.forEach(slot -> candidates.add(slot.payload()));
-    while (true) {
-      Request request = requests.poll();
+    requests.drain(request -> {
       if (request instanceof TimerEntry) {
         candidates.add((TimerEntry) request);
-      } else if (request == null) {
-        if (requests.isEmpty()) {
-          break;
-        }
-        Thread.onSpinWait(); // a producer is linking its request
       }
-    }
+    });
     List<Timeout> taken = new ArrayList<>();
     for (TimerEntry entry : candidates) {
       if (entry.takeUnrun()) {

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.timerqueue.runtime.NumberedRequests.Numbered;
 import org.junit.jupiter.api.Test;
 
-/** One lane, the intrusive MPSC queue: FIFO, reusable nodes, and no loss under concurrent producers. */
+/** One lane, the intrusive MPSC queue: FIFO, reusable nodes, no loss under concurrent producers. */
 class RequestLaneTest {
 
   @Test
@@ -60,6 +60,7 @@ class RequestLaneTest {
   @Test
   void concurrentProducersLoseNothingAndKeepTheirOwnOrder() throws Exception {
     RequestLane queue = new RequestLane();
-    NumberedRequests.checkConcurrentProducers(4, 100_000, queue::offer, queue::poll, queue::isEmpty);
+    NumberedRequests.checkConcurrentProducers(
+        4, 100_000, queue::offer, queue::poll, queue::isEmpty);
   }
 }

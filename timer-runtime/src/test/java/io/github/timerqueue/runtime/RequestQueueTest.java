@@ -79,6 +79,24 @@ class RequestQueueTest {
   }
 
   @Test
+  void drainHandsOutTheRequestsOfEveryLaneInEachThreadsOrder() throws InterruptedException {
+    RequestQueue queue = new RequestQueue(2);
+    Numbered first = new Numbered(0, 0);
+    Numbered second = new Numbered(0, 1);
+    Numbered other = new Numbered(1, 0);
+    queue.offer(first);
+    queue.offer(second);
+    onThread(inAnotherLane(queue, () -> queue.offer(other)));
+
+    List<Request> drained = new ArrayList<>();
+    queue.drain(drained::add);
+
+    assertThat(drained).containsExactlyInAnyOrder(first, second, other);
+    assertThat(drained.indexOf(first)).isLessThan(drained.indexOf(second));
+    assertThat(queue.isEmpty()).isTrue();
+  }
+
+  @Test
   void isEmptyOnlyWhenEveryLaneIs() throws InterruptedException {
     RequestQueue queue = new RequestQueue(2);
     Numbered request = new Numbered(1, 0);
@@ -94,6 +112,7 @@ class RequestQueueTest {
     // Four producers on two lanes: each lane has producers racing each other, and the consumer
     // moves between the lanes.
     RequestQueue queue = new RequestQueue(2);
-    NumberedRequests.checkConcurrentProducers(4, 100_000, queue::offer, queue::poll, queue::isEmpty);
+    NumberedRequests.checkConcurrentProducers(
+        4, 100_000, queue::offer, queue::poll, queue::isEmpty);
   }
 }
