@@ -28,6 +28,16 @@ class TimerRingTest {
     return payloads;
   }
 
+  /** Appends {@code count} new timers, t0 to t(count - 1), and returns them in that order. */
+  private List<LawnTimer<String>> appendNew(TimerRing<String> ring, int count) {
+    List<LawnTimer<String>> timers = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      timers.add(timer("t" + i));
+      ring.append(timers.get(i));
+    }
+    return timers;
+  }
+
   /** How many slots refer to a timer, stale ones included. */
   private static long referencedSlots(TimerRing<String> ring) {
     return Arrays.stream(ring.slots).filter(Objects::nonNull).count();
@@ -74,11 +84,7 @@ class TimerRingTest {
   @Test
   void passingTheHeadSweepsTheStaleSlotsAheadOfItOneStretchAtATime() {
     TimerRing<String> ring = new TimerRing<>(true);
-    List<LawnTimer<String>> timers = new ArrayList<>();
-    for (int i = 0; i < 3 * TimerRing.SWEEP_SLOTS; i++) {
-      timers.add(timer("t" + i));
-      ring.append(timers.get(i));
-    }
+    List<LawnTimer<String>> timers = appendNew(ring, 3 * TimerRing.SWEEP_SLOTS);
     LawnTimer<String> nearHead = timers.get(2);
     LawnTimer<String> beyondSweep = timers.get(TimerRing.SWEEP_SLOTS + 2);
     ring.remove(nearHead);
@@ -101,11 +107,7 @@ class TimerRingTest {
   @Test
   void aRingThatDoesNotSweepAheadKeepsStaleSlotsUntilTheHeadPassesThem() {
     TimerRing<String> ring = new TimerRing<>(false);
-    List<LawnTimer<String>> timers = new ArrayList<>();
-    for (int i = 0; i < 4; i++) {
-      timers.add(timer("t" + i));
-      ring.append(timers.get(i));
-    }
+    List<LawnTimer<String>> timers = appendNew(ring, 4);
     ring.remove(timers.get(2));
 
     ring.removeFirst();
@@ -130,11 +132,7 @@ class TimerRingTest {
   @Test
   void aFullRingWithFewTimersIsCompactedInPlaceInOrder() {
     TimerRing<String> ring = new TimerRing<>(true);
-    List<LawnTimer<String>> timers = new ArrayList<>();
-    for (int i = 0; i < 16; i++) {
-      timers.add(timer("t" + i));
-      ring.append(timers.get(i));
-    }
+    List<LawnTimer<String>> timers = appendNew(ring, 16);
     int capacity = ring.slots.length;
     assertThat(capacity).isEqualTo(16);
     for (int i = 1; i < 15; i++) {
