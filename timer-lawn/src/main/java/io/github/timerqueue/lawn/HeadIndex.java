@@ -111,7 +111,7 @@ final class HeadIndex<T> {
   }
 
   private static long keyOf(TtlQueue<?> queue) {
-    return queue.first().expiry ^ Long.MIN_VALUE;
+    return queue.firstExpiry() ^ Long.MIN_VALUE;
   }
 
   private void siftUp(TtlQueue<T> queue, long key, int position) {

@@ -34,15 +34,20 @@ import java.util.function.Consumer;
  *       a deadline in the future gets the TTL {@code t >= 1} that makes it expire at the start of
  *       tick {@code a + t}: its deadline rounded up to a multiple of {@code r} counted from the
  *       start time, the latest the contract allows and never early. A deadline at or before {@code
- *       now()} gets TTL 0 and expires at the exact {@code now()} it was armed, so that the next
- *       {@code advance} fires it even with the same {@code now} and even between two multiples of
- *       {@code r}.
+ *       now()} gets TTL 0 and expires at its deadline (or at the start time, if it lies before),
+ *       so that the next {@code advance} fires it even with the same {@code now} and even between
+ *       two multiples of {@code r}. An expiry is not stored: it is derived from the deadline and
+ *       the queue's TTL when it is needed, when a queue gets a new head and while due timers are
+ *       taken, which keeps a timer at 32 bytes ({@link LawnTimer}).
  *   <li>Each TTL has a queue ({@link TtlQueue}) in a map from TTL to queue that does not box its
  *       keys ({@link LongObjectMap}). Within a queue, arrival order is expiry order: two timers of
- *       TTL {@code t} armed in ticks {@code a1 <= a2} expire at {@code a1 + t <= a2 + t} (and both
- *       TTL 0 timers at the times they were armed, which never go back). This is the paper's
- *       ordering argument, and it needs only that the clock never moves backwards. Expiries past
- *       the end of the clock's range saturate at its last instant, which keeps them in order.
+ *       TTL {@code t} armed in ticks {@code a1 <= a2} expire at {@code a1 + t <= a2 + t}. This is
+ *       the paper's ordering argument, and it needs only that the clock never moves backwards.
+ *       Timers of TTL 0 are all due; they keep the order they were armed in among themselves. A
+ *       timer whose expiry lies past the end of the clock's range joins, whatever its TTL, one
+ *       more queue, kept out of the map, whose timers all expire at the clock's last instant: a
+ *       deadline rounded up then cannot stand for its expiry, so such timers must not share a
+ *       queue with those whose expiry it does.
  *   <li>The non-empty queues are in an indexed heap ({@link HeadIndex}) keyed by the expiry of
  *       their heads, in place of the paper's per-tick scan of every queue. Its first entry is the
  *       paper's closest expiration, exact at all times: an {@code advance} before it returns at
@@ -64,8 +69,8 @@ import java.util.function.Consumer;
  *       instead of waiting for each in turn. Cancelling a timer that is not a queue's head, and
  *       arming one in a TTL that has a queue (the paper's common case), stay on a short path: a
  *       shift of the distance for the TTL when the resolution is a power of two, one map probe,
- *       the expiry from the queue's precomputed span, one slot written. New queues, emptied
- *       queues and new heads are handled out of line.
+ *       a check against the queue's precomputed span that the expiry does not saturate, one slot
+ *       written. New queues, emptied queues and new heads are handled out of line.
  *   <li>Due timers are moved to a ring of their own before the first is handed out, which is what
  *       makes timers armed by a handler wait for the next {@code advance} and lets a handler cancel
  *       a due timer before its turn. If a handler throws, the rest stay in that ring, still pending
@@ -82,9 +87,11 @@ import java.util.function.Consumer;
  *
  * <h2>Order</h2>
  * Timers that fire in the same {@code advance} are handed out in order of expiry (their deadline
- * rounded up to the resolution; the time they were armed for a deadline already due), those of one
- * TTL in the order they were armed; timers left due by a throwing handler go first. The order
- * between timers of different TTLs with the same expiry is unspecified.
+ * rounded up to the resolution), those of one TTL in the order they were armed; timers left due by
+ * a throwing handler go first. Timers armed with a deadline already due (TTL 0) are handed out in
+ * the order they were armed among themselves, and among the others as if they all expired at the
+ * deadline of the first of them still waiting. The order between timers of different TTLs with the
+ * same expiry is unspecified.
  *
  * <h2>Costs</h2>
  * With {@code n} pending timers in {@code Q} TTL queues, and every bound on the rings amortized
@@ -102,18 +109,22 @@ import java.util.function.Consumer;
  * queue is created while no spare is left).
  *
  * <h2>Memory</h2>
- * A 48-byte handle per timer, plus its queue's ring: four to eight slots of a reference each per
- * timer of the queue at its fullest, kept while the queue exists; an emptied queue kept as a spare
- * keeps at most {@value TimerRing#RETAINED_CAPACITY} slots. A cancelled timer stays referenced by
- * its stale slot until its queue's head passes it or the ring is compacted (at the latest when
- * the queue has had three quarters of its ring's capacity of new timers), so a dropped handle is
- * not garbage at once, as it would be in {@code heap}.
+ * A 32-byte handle per timer (with compressed references), plus its queue's ring: four to eight
+ * slots of a reference each per timer of the queue at its fullest, kept while the queue exists; an
+ * emptied queue kept as a spare keeps at most {@value TimerRing#RETAINED_CAPACITY} slots. A
+ * cancelled timer stays referenced by its stale slot until its queue's head passes it or the ring
+ * is compacted (at the latest when the queue has had three quarters of its ring's capacity of new
+ * timers), so a dropped handle is not garbage at once, as it would be in {@code heap}. A handle in
+ * turn keeps the last queue it was in reachable, for the queue that owns it; an emptied queue
+ * that is not kept as a spare first lets go of its slots.
  */
 final class LawnTimerQueue<T> implements TimerQueue<T> {
   /** How many emptied queue objects are kept for reuse. */
   static final int SPARE_QUEUES = 64;
 
   private final long resolution;
+  /** The start time, from which expiries are measured. */
+  private final long startTime;
   /**
    * {@code log2(resolution)} if the resolution is a power of two, else -1: a TTL is then a shift of
    * the distance, not a division.
@@ -133,7 +144,12 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   /** The same queues, by the expiry of their heads. */
   final HeadIndex<T> index = new HeadIndex<>();
   /** Due timers taken from their queues by an advance and not handed out yet. */
-  final TimerRing<T> due = new TimerRing<>(false);
+  final TimerRing<T> due = new TimerRing<>(this, false);
+  /**
+   * The queue of the timers whose expiry saturates at the end of the clock's range, which is in the
+   * index but not in the map; {@code null} while there are none.
+   */
+  TtlQueue<T> saturated;
   /** Emptied queues kept for reuse; {@code spares[0..spareCount)} are in use. */
   final TtlQueue<T>[] spares;
   int spareCount;
@@ -145,6 +161,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     this.resolutionShift =
         Long.bitCount(resolution) == 1 ? Long.numberOfTrailingZeros(resolution) : -1;
     this.now = config.startTime();
+    this.startTime = config.startTime();
     this.spares = (TtlQueue<T>[]) new TtlQueue<?>[SPARE_QUEUES];
   }
 
@@ -166,7 +183,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
    */
   @Override
   public TimerHandle<T> schedule(long deadline, T payload) {
-    LawnTimer<T> timer = new LawnTimer<>(this, Objects.requireNonNull(payload, "payload"));
+    LawnTimer<T> timer = new LawnTimer<>(due, Objects.requireNonNull(payload, "payload"));
     arm(timer, deadline);
     size++;
     return timer;
@@ -201,7 +218,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     long highest = ttlOf(latest - now);
     TtlQueue<T> existing = queueWithTtlBetween(lowest, highest);
     long ttl = existing != null ? existing.ttl : roundestBetween(lowest, highest);
-    LawnTimer<T> timer = new LawnTimer<>(this, payload);
+    LawnTimer<T> timer = new LawnTimer<>(due, payload);
     timer.deadline = deadlineOf(ttl, latest);
     enqueue(timer, ttl);
     size++;
@@ -216,11 +233,11 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   @Override
   public boolean cancel(TimerHandle<T> timer) {
     LawnTimer<T> owned = own(timer);
-    TimerRing<T> ring = owned.ring;
-    if (ring == null) {
+    if (!owned.isPending()) {
       return false;
     }
     size--;
+    TimerRing<T> ring = owned.ring;
     if (ring.remove(owned)) {
       firstLeft(ring);
     }
@@ -236,14 +253,17 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   @Override
   public boolean reschedule(TimerHandle<T> timer, long deadline) {
     LawnTimer<T> owned = own(timer);
-    TimerRing<T> ring = owned.ring;
-    if (ring == null) {
+    boolean wasPending = owned.isPending();
+    if (!wasPending) {
       size++;
-    } else if (ring.remove(owned)) {
-      firstLeft(ring);
+    } else {
+      TimerRing<T> ring = owned.ring;
+      if (ring.remove(owned)) {
+        firstLeft(ring);
+      }
     }
     arm(owned, deadline);
-    return ring != null;
+    return wasPending;
   }
 
   @Override
@@ -318,7 +338,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     for (int position = index.size() - 1; position >= 0; position--) {
       TtlQueue<T> queue = index.get(position);
       queue.removeAll();
-      queuesByTtl.remove(queue.ttl);
+      unmap(queue);
       keepSpare(queue);
     }
     index.clear();
@@ -381,9 +401,32 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     return resolution;
   }
 
+  /**
+   * When a timer of a queue of {@code ttl} (or {@link TtlQueue#SATURATED}) expires, as an unsigned
+   * distance from the start time, derived from its deadline (see {@link TtlQueue#expiryOf}): for
+   * a TTL of at least 1, the deadline rounded up to the resolution, which is exactly the start of
+   * the tick {@code ttl} ticks after the one the timer was armed in, and never saturates, because
+   * timers whose expiry would are in the saturated queue; for TTL 0 the deadline, which was due
+   * when the timer was armed, or the start time for a deadline before it.
+   */
+  long expiryOf(long deadline, long ttl) {
+    long fromStart = deadline - startTime;
+    if (ttl > 0) {
+      // At least 1: the deadline was ahead of the clock when the timer was armed.
+      return resolutionShift >= 0
+          ? ((fromStart - 1) | (resolution - 1)) + 1
+          : (Long.divideUnsigned(fromStart - 1, resolution) + 1) * resolution;
+    }
+    if (ttl == 0) {
+      // A deadline before the start time wraps around to beyond the clock.
+      return Long.compareUnsigned(fromStart, elapsed) <= 0 ? fromStart : 0;
+    }
+    return -1L;
+  }
+
   private LawnTimer<T> own(TimerHandle<T> timer) {
     Objects.requireNonNull(timer, "timer");
-    if (timer instanceof LawnTimer && ((LawnTimer<?>) timer).owner == this) {
+    if (timer instanceof LawnTimer && ((LawnTimer<?>) timer).ring.owner == this) {
       @SuppressWarnings("unchecked")
       LawnTimer<T> owned = (LawnTimer<T>) timer;
       return owned;
@@ -402,8 +445,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     if (distance > 0) {
       long ttl = ttlAhead(distance);
       TtlQueue<T> queue = queuesByTtl.get(ttl);
-      if (queue != null) {
-        timer.expiry = expiryAfter(queue.span);
+      if (queue != null && !saturates(queue.span)) {
         queue.append(timer);
         return;
       }
@@ -432,38 +474,51 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   }
 
   /**
-   * When a timer armed now with a TTL expires (unsigned): now itself for TTL 0, else the start of
-   * the tick {@code ttl} ticks ahead, saturating at the end of the clock's range.
+   * When a timer armed now with a TTL of at least 1 would expire (unsigned): the start of the tick
+   * {@code ttl} ticks ahead, saturating at the end of the clock's range.
    */
-  private long expiryOf(long ttl) {
-    return ttl == 0 ? elapsed : expiryAfter(TtlQueue.spanOf(ttl, resolution));
+  private long expiryIfArmedNow(long ttl) {
+    long span = TtlQueue.spanOf(ttl, resolution);
+    return saturates(span) ? -1L : tickStart + span;
   }
 
   /**
-   * The start of the current tick plus {@code span}, the span of a TTL ({@link TtlQueue#spanOf}),
-   * saturating at the end of the clock's range: a saturated span overflows the sum too.
+   * Whether a timer armed now in a queue with this {@link TtlQueue#span} would expire past the end
+   * of the clock's range: the sum overflows (a saturated span makes it overflow too).
    */
-  private long expiryAfter(long span) {
-    long expiry = tickStart + span;
-    return Long.compareUnsigned(expiry, tickStart) < 0 ? -1L : expiry;
+  private boolean saturates(long span) {
+    return Long.compareUnsigned(tickStart + span, tickStart) < 0;
   }
 
   /**
-   * Appends a timer that is in no ring to the queue of a TTL, creating the queue if needed.
+   * Appends a timer that is in no ring to the queue of a TTL, creating the queue if needed, or to
+   * the saturated queue if its expiry saturates.
    */
   private void enqueue(LawnTimer<T> timer, long ttl) {
-    timer.expiry = expiryOf(ttl);
+    if (ttl != 0 && saturates(TtlQueue.spanOf(ttl, resolution))) {
+      if (saturated == null) {
+        saturated = newQueue(TtlQueue.SATURATED, timer);
+      } else {
+        saturated.append(timer);
+      }
+      return;
+    }
     TtlQueue<T> queue = queuesByTtl.get(ttl);
     if (queue != null) {
       // Joining the tail of a non-empty queue leaves its head, and so the index, as it is.
       queue.append(timer);
     } else {
-      queue = spareCount > 0 ? takeSpare() : new TtlQueue<>();
-      queue.assign(ttl, resolution);
-      queue.append(timer);
-      queuesByTtl.put(ttl, queue);
-      index.add(queue);
+      queuesByTtl.put(ttl, newQueue(ttl, timer));
     }
+  }
+
+  /** Starts a queue of {@code ttl} with {@code timer} and puts it in the index. */
+  private TtlQueue<T> newQueue(long ttl, LawnTimer<T> timer) {
+    TtlQueue<T> queue = spareCount > 0 ? takeSpare() : new TtlQueue<>(this);
+    queue.assign(ttl, resolution);
+    queue.append(timer);
+    index.add(queue);
+    return queue;
   }
 
   /**
@@ -502,7 +557,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
       do {
         due.append(queue.removeFirst());
       } while (due.size < limit && !queue.isEmpty()
-          && Long.compareUnsigned(queue.first().expiry, runEnd) <= 0);
+          && Long.compareUnsigned(queue.firstExpiry(), runEnd) <= 0);
       if (queue.isEmpty()) {
         retire(queue);
       } else {
@@ -514,14 +569,25 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   /** Takes an emptied queue out of the map and the index; keeps it for reuse if room is left. */
   private void retire(TtlQueue<T> queue) {
     index.remove(queue);
-    queuesByTtl.remove(queue.ttl);
+    unmap(queue);
     keepSpare(queue);
+  }
+
+  /** Takes a queue that is emptied out of the map, or out of {@link #saturated}. */
+  private void unmap(TtlQueue<T> queue) {
+    if (queue.ttl == TtlQueue.SATURATED) {
+      saturated = null;
+    } else {
+      queuesByTtl.remove(queue.ttl);
+    }
   }
 
   private void keepSpare(TtlQueue<T> queue) {
     if (spareCount < spares.length) {
       queue.release();
       spares[spareCount++] = queue;
+    } else {
+      queue.discard();
     }
   }
 
@@ -579,7 +645,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     if (ttl == 0) {
       return latestDistance <= 0 ? latest : now;
     }
-    long distance = expiryOf(ttl) - elapsed;
+    long distance = expiryIfArmedNow(ttl) - elapsed;
     return Long.compareUnsigned(distance, latestDistance) <= 0 ? now + distance : latest;
   }
 }

@@ -32,6 +32,12 @@ import java.util.function.Consumer;
  * cache miss; one per head, each behind the bookkeeping of the last, would be paid one at a time,
  * where the sweep's misses overlap. The heads that follow then find their timers in the cache.
  *
+ * <p>Tickets are {@code int}s, to keep a {@link LawnTimer} small, and never negative, so that a
+ * negative ticket can mean "not pending". A ring that has taken {@value #TICKET_LIMIT} tickets
+ * without emptying, which restarts them at 0, is <em>rebased</em>: its tickets are lowered by a
+ * multiple of its capacity, which leaves every timer in its slot and rewrites only the tickets of
+ * the timers it holds, once per two billion appends.
+ *
  * <p>A stale slot still refers to its timer, so a cancelled timer that the user drops stays
  * reachable until a sweep or the head passes its slot or a compaction clears it.
  */
@@ -45,6 +51,8 @@ class TimerRing<T> {
    * latency, few enough for the processor to keep them all outstanding at once.
    */
   static final int SWEEP_SLOTS = 16;
+  /** The ticket at which a ring is {@linkplain #rebase rebased} instead of appending. */
+  static final int TICKET_LIMIT = Integer.MAX_VALUE;
 
   /**
    * {@code slots[t & (slots.length - 1)]} holds the timer with ticket {@code t}, or is stale: it
@@ -53,22 +61,31 @@ class TimerRing<T> {
    */
   LawnTimer<T>[] slots;
   /** The ticket of the first timer; equal to {@link #tail} when the ring is empty. */
-  long head;
+  int head;
   /** The ticket the next timer to join gets. */
-  long tail;
+  int tail;
   /** How many timers the ring holds: its slots that are not stale. */
   int size;
   /** The slots of the tickets from {@link #head} up to this one have been swept. */
-  private long sweptTo;
+  private int sweptTo;
   /**
    * Whether passing the head sweeps ahead: worth it in a TTL queue, whose timers are read long
    * after they joined, not in the ring of due timers, which are in the cache already.
    */
   final boolean sweepsAhead;
+  /**
+   * The queue whose ring this is: through it a timer knows its owner, even after it left the ring
+   * ({@link LawnTimer#ring}). {@code null} only for a ring tested alone.
+   */
+  final LawnTimerQueue<T> owner;
 
-  /** Creates an empty ring, which {@linkplain #sweepsAhead sweeps ahead} of its head or not. */
+  /**
+   * Creates an empty ring of a queue, which {@linkplain #sweepsAhead sweeps ahead} of its head or
+   * not.
+   */
   @SuppressWarnings("unchecked")
-  TimerRing(boolean sweepsAhead) {
+  TimerRing(LawnTimerQueue<T> owner, boolean sweepsAhead) {
+    this.owner = owner;
     this.sweepsAhead = sweepsAhead;
     slots = (LawnTimer<T>[]) new LawnTimer<?>[INITIAL_CAPACITY];
   }
@@ -79,20 +96,20 @@ class TimerRing<T> {
 
   /** The first timer. The ring must not be empty. */
   final LawnTimer<T> first() {
-    return slots[(int) head & (slots.length - 1)];
+    return slots[head & (slots.length - 1)];
   }
 
   /** The last timer. The ring must not be empty. */
   final LawnTimer<T> last() {
-    return slots[(int) (tail - 1) & (slots.length - 1)];
+    return slots[(tail - 1) & (slots.length - 1)];
   }
 
   /** Adds a timer that is in no ring at the tail. */
   final void append(LawnTimer<T> timer) {
-    if (tail - head == slots.length) {
+    if (tail - head == slots.length || tail == TICKET_LIMIT) {
       makeRoom();
     }
-    slots[(int) tail & (slots.length - 1)] = timer;
+    slots[tail & (slots.length - 1)] = timer;
     timer.ring = this;
     timer.ticket = tail++;
     size++;
@@ -104,8 +121,8 @@ class TimerRing<T> {
    * @return whether it was the first timer
    */
   final boolean remove(LawnTimer<T> timer) {
-    long ticket = timer.ticket;
-    timer.ring = null;
+    int ticket = timer.ticket;
+    timer.ticket = LawnTimer.NOT_PENDING;
     if (--size == 0) {
       clearSlots();
       return true;
@@ -118,8 +135,8 @@ class TimerRing<T> {
   }
 
   /** Whether the slot of {@code ticket} holds the timer with that ticket. */
-  private boolean holds(long ticket) {
-    LawnTimer<T> timer = slots[(int) ticket & (slots.length - 1)];
+  private boolean holds(int ticket) {
+    LawnTimer<T> timer = slots[ticket & (slots.length - 1)];
     return timer != null && timer.ring == this && timer.ticket == ticket;
   }
 
@@ -133,10 +150,10 @@ class TimerRing<T> {
       if (holds(head)) {
         break;
       }
-      slots[(int) head++ & mask] = null;
+      slots[head++ & mask] = null;
     }
     while (!holds(tail - 1)) {
-      slots[(int) --tail & mask] = null;
+      slots[--tail & mask] = null;
     }
   }
 
@@ -146,10 +163,10 @@ class TimerRing<T> {
    */
   private void sweepAhead() {
     int mask = slots.length - 1;
-    long end = Math.min(tail, head + SWEEP_SLOTS);
-    for (long ticket = head; ticket != end; ticket++) {
+    int end = head + Math.min(tail - head, SWEEP_SLOTS);
+    for (int ticket = head; ticket != end; ticket++) {
       if (!holds(ticket)) {
-        slots[(int) ticket & mask] = null;
+        slots[ticket & mask] = null;
       }
     }
     sweptTo = end;
@@ -158,8 +175,8 @@ class TimerRing<T> {
   /** Empties every slot of a ring that holds no timer, and starts its tickets again at 0. */
   private void clearSlots() {
     int mask = slots.length - 1;
-    for (long ticket = head; ticket != tail; ticket++) {
-      slots[(int) ticket & mask] = null;
+    for (int ticket = head; ticket != tail; ticket++) {
+      slots[ticket & mask] = null;
     }
     head = 0;
     tail = 0;
@@ -175,9 +192,9 @@ class TimerRing<T> {
 
   /** Takes every timer out of this ring without handing any out. */
   final void removeAll() {
-    for (long ticket = head; ticket != tail; ticket++) {
+    for (int ticket = head; ticket != tail; ticket++) {
       if (holds(ticket)) {
-        slots[(int) ticket & (slots.length - 1)].ring = null;
+        slots[ticket & (slots.length - 1)].ticket = LawnTimer.NOT_PENDING;
       }
     }
     clearSlots();
@@ -186,9 +203,9 @@ class TimerRing<T> {
 
   /** Hands each timer of the ring, first to last, to {@code action}. */
   final void forEach(Consumer<? super LawnTimer<T>> action) {
-    for (long ticket = head; ticket != tail; ticket++) {
+    for (int ticket = head; ticket != tail; ticket++) {
       if (holds(ticket)) {
-        action.accept(slots[(int) ticket & (slots.length - 1)]);
+        action.accept(slots[ticket & (slots.length - 1)]);
       }
     }
   }
@@ -206,10 +223,26 @@ class TimerRing<T> {
   }
 
   /**
-   * Frees slots when every slot is taken, stale ones included: compacts if at least three quarters
-   * of the slots would be free afterwards, else doubles the slots.
+   * Lets go of the slots of an empty ring that its queue drops: a timer that was in it may outlive
+   * it, and refers to it ({@link LawnTimer#ring}), but only for its {@link #owner}.
+   */
+  @SuppressWarnings("unchecked")
+  final void discard() {
+    slots = (LawnTimer<T>[]) new LawnTimer<?>[INITIAL_CAPACITY];
+  }
+
+  /**
+   * Makes an append possible: {@linkplain #rebase rebases} at {@link #TICKET_LIMIT}; then, if every
+   * slot is taken, stale ones included, compacts if at least three quarters of the slots would be
+   * free afterwards, else doubles the slots.
    */
   private void makeRoom() {
+    if (tail == TICKET_LIMIT) {
+      rebase();
+    }
+    if (tail - head != slots.length) {
+      return;
+    }
     if (size <= slots.length >>> 2) {
       compact();
     } else {
@@ -225,19 +258,19 @@ class TimerRing<T> {
   private void compact() {
     LawnTimer<T>[] slots = this.slots;
     int mask = slots.length - 1;
-    long next = head;
-    for (long ticket = head; ticket != tail; ticket++) {
+    int next = head;
+    for (int ticket = head; ticket != tail; ticket++) {
       if (holds(ticket)) {
         if (ticket != next) {
-          LawnTimer<T> timer = slots[(int) ticket & mask];
-          slots[(int) next & mask] = timer;
+          LawnTimer<T> timer = slots[ticket & mask];
+          slots[next & mask] = timer;
           timer.ticket = next;
         }
         next++;
       }
     }
-    for (long ticket = next; ticket != tail; ticket++) {
-      slots[(int) ticket & mask] = null;
+    for (int ticket = next; ticket != tail; ticket++) {
+      slots[ticket & mask] = null;
     }
     tail = next;
     // The tickets from the head on are new: what was swept is to be swept again.
@@ -251,9 +284,38 @@ class TimerRing<T> {
     int oldMask = old.length - 1;
     LawnTimer<T>[] grown = (LawnTimer<T>[]) new LawnTimer<?>[old.length << 1];
     int mask = grown.length - 1;
-    for (long ticket = head; ticket != tail; ticket++) {
-      grown[(int) ticket & mask] = old[(int) ticket & oldMask];
+    for (int ticket = head; ticket != tail; ticket++) {
+      grown[ticket & mask] = old[ticket & oldMask];
     }
     slots = grown;
+  }
+
+  /**
+   * Lowers every ticket by the multiple of the capacity that brings the head below the capacity:
+   * each timer stays in its slot, and only the tickets of the timers the ring holds change. A stale
+   * slot stays stale, because its timer's ticket, if it is in this ring, is lowered by as much.
+   */
+  private void rebase() {
+    int base = head & -slots.length;
+    for (int ticket = head; ticket != tail; ticket++) {
+      if (holds(ticket)) {
+        slots[ticket & (slots.length - 1)].ticket = ticket - base;
+      }
+    }
+    head -= base;
+    tail -= base;
+    // What was swept is swept again, which is harmless; it keeps sweptTo within the tickets.
+    sweptTo = head;
+  }
+
+  /** Starts the tickets of an empty ring at {@code ticket}: for tests of the rebase. */
+  final void startTicketsAt(int ticket) {
+    if (size != 0) {
+      throw new IllegalStateException("the ring holds timers");
+    }
+    clearSlots();
+    head = ticket;
+    tail = ticket;
+    sweptTo = ticket;
   }
 }

@@ -8,10 +8,18 @@ package io.github.timerqueue.lawn;
  * joined, and the clock never goes back, so arrival order is expiry order: the head is always the
  * first to expire, and expiring is taking heads. A queue is in the lawn's map and in its {@link
  * HeadIndex} exactly while it is not empty; an empty one is kept as a spare for the next new TTL.
+ *
+ * <p>Two queues are not of a TTL in that sense. The queue of TTL 0 holds the timers armed with a
+ * deadline already due, in the order they were armed; each expires at its deadline, so there
+ * arrival order need not be expiry order, but all of them are due. The queue
+ * marked {@link #SATURATED}, not in the map, holds the timers of any TTL whose expiry lies past the
+ * end of the clock's range, where it saturates: all of them expire at the clock's last instant.
  */
 final class TtlQueue<T> extends TimerRing<T> {
   /** {@link #position} of a queue that is not in the index. */
   static final int NOT_INDEXED = -1;
+  /** The {@link #ttl} of the queue of timers whose expiry saturates. */
+  static final long SATURATED = -1;
 
   /** The TTL in units of the resolution; 0 for timers armed with a deadline already due. */
   long ttl;
@@ -24,15 +32,15 @@ final class TtlQueue<T> extends TimerRing<T> {
   /** Where the queue is in the {@link HeadIndex}, or {@link #NOT_INDEXED}. */
   int position = NOT_INDEXED;
 
-  /** Creates an empty queue, to be {@linkplain #assign assigned} a TTL. */
-  TtlQueue() {
-    super(true);
+  /** Creates an empty queue of a lawn, to be {@linkplain #assign assigned} a TTL. */
+  TtlQueue(LawnTimerQueue<T> owner) {
+    super(owner, true);
   }
 
-  /** Gives this empty queue the TTL of the timers that will join it. */
+  /** Gives this empty queue the TTL of the timers that will join it, or {@link #SATURATED}. */
   void assign(long ttl, long resolution) {
     this.ttl = ttl;
-    this.span = spanOf(ttl, resolution);
+    this.span = ttl == SATURATED ? -1L : spanOf(ttl, resolution);
   }
 
   /** {@code ttl} times the resolution, or {@code 2^64 - 1} if that does not fit: see {@link #span}. */
@@ -40,8 +48,22 @@ final class TtlQueue<T> extends TimerRing<T> {
     return Math.multiplyHigh(ttl, resolution) != 0 ? -1L : ttl * resolution;
   }
 
+  /** When the first timer expires, as {@link #expiryOf}. The queue must not be empty. */
+  long firstExpiry() {
+    return expiryOf(first());
+  }
+
+  /**
+   * When a timer of this queue expires, as an unsigned distance from the start time: its deadline
+   * rounded up to the resolution, its deadline itself in the queue of TTL 0, the end of the clock's
+   * range in the {@link #SATURATED} queue.
+   */
+  long expiryOf(LawnTimer<T> timer) {
+    return owner.expiryOf(timer.deadline, ttl);
+  }
+
   @Override
   public String toString() {
-    return "TtlQueue{ttl=" + ttl + ", size=" + size + "}";
+    return "TtlQueue{ttl=" + (ttl == SATURATED ? "saturated" : ttl) + ", size=" + size + "}";
   }
 }

@@ -12,13 +12,16 @@ import java.util.Map;
  * <ul>
  *   <li>every ring's tickets in use fit its slots, its slots outside them are empty, its first and
  *       last slots hold timers of the ring, and its size counts the slots that do;
- *   <li>every TTL queue is non-empty, sorted by expiry from head to tail, no timer in it expires
- *       later than a timer of its TTL armed now would, and its span is its TTL times the
- *       resolution (saturated);
+ *   <li>every TTL queue is non-empty and its span is its TTL times the resolution (saturated);
+ *       in a queue of TTL 1 or more, timers are sorted by expiry from head to tail, each on the
+ *       resolution's grid, not earlier than its deadline, and armed in a tick that has begun
+ *       (which a timer whose expiry saturates and was put there would not be); every timer of
+ *       the queue of TTL 0 is due; the queue of saturated timers, in the index but not in the
+ *       map, is keyed at the end of the clock's range;
  *   <li>the index is a heap, each entry knows its position, and each key is its queue's head
  *       expiry;
  *   <li>the map and the index hold the same queues, one per TTL;
- *   <li>each pending timer is in exactly one ring, which its {@code ring} field names;
+ *   <li>each pending timer is in exactly one ring of its queue, which its {@code ring} field names;
  *   <li>{@code size()} is the number of timers in the queues and the due ring;
  *   <li>spare queues are empty and in neither the map nor the index;
  *   <li>{@code nextExpiryDelay()} is the exact distance to the earliest head.
@@ -43,9 +46,11 @@ final class LawnInvariants {
     long earliestHead = -1L;
     int queued = 0;
 
-    if (queue.queuesByTtl.size() != index.size()) {
-      throw broken("the map holds " + queue.queuesByTtl.size() + " queues, the index "
-          + index.size());
+    long start = queue.now() - elapsed;
+    int saturated = queue.saturated == null ? 0 : 1;
+    if (queue.queuesByTtl.size() + saturated != index.size()) {
+      throw broken("the map holds " + queue.queuesByTtl.size() + " queues and " + saturated
+          + " saturated, the index " + index.size());
     }
     for (int position = 0; position < index.size(); position++) {
       TtlQueue<T> ttlQueue = index.get(position);
@@ -56,45 +61,65 @@ final class LawnInvariants {
       if (ttlQueue.isEmpty()) {
         throw broken(ttlQueue + " is empty but still indexed");
       }
-      if (ttlQueue.ttl < 0) {
-        throw broken(ttlQueue + " has a negative TTL");
-      }
-      if (queue.queuesByTtl.get(ttlQueue.ttl) != ttlQueue) {
-        throw broken(ttlQueue + " is not the map's queue for its TTL: " + queue.queuesByTtl);
-      }
-      if (ttlQueue.span != latestExpiry(0, ttlQueue.ttl, resolution)) {
-        throw broken(ttlQueue + " has the span " + Long.toUnsignedString(ttlQueue.span));
+      if (ttlQueue.ttl == TtlQueue.SATURATED) {
+        if (queue.saturated != ttlQueue || ttlQueue.span != -1L) {
+          throw broken(ttlQueue + " is saturated but not the lawn's saturated queue "
+              + queue.saturated + ", or has a span");
+        }
+      } else {
+        if (ttlQueue.ttl < 0) {
+          throw broken(ttlQueue + " has a negative TTL");
+        }
+        if (queue.queuesByTtl.get(ttlQueue.ttl) != ttlQueue) {
+          throw broken(ttlQueue + " is not the map's queue for its TTL: " + queue.queuesByTtl);
+        }
+        if (ttlQueue.span != latestExpiry(0, ttlQueue.ttl, resolution)) {
+          throw broken(ttlQueue + " has the span " + Long.toUnsignedString(ttlQueue.span));
+        }
       }
       List<LawnTimer<T>> timers = checkOwnedRing(ttlQueue, queue, seen);
       queued += timers.size();
-      LawnTimer<T> head = ttlQueue.first();
-      if (index.keyAt(position) != (head.expiry ^ Long.MIN_VALUE)) {
+      long headExpiry = ttlQueue.firstExpiry();
+      if (index.keyAt(position) != (headExpiry ^ Long.MIN_VALUE)) {
         throw broken(ttlQueue + " is keyed " + Long.toUnsignedString(index.keyAt(position)
-            ^ Long.MIN_VALUE) + " but its head expires at " + Long.toUnsignedString(head.expiry));
+            ^ Long.MIN_VALUE) + " but its head expires at " + Long.toUnsignedString(headExpiry));
       }
       if (position > 0 && index.keyAt((position - 1) >>> 1) > index.keyAt(position)) {
         throw broken(ttlQueue + " at " + position + " has an earlier key than its parent");
       }
-      long latestAllowed = ttlQueue.ttl == 0
-          ? elapsed : latestExpiry(tickStart, ttlQueue.ttl, resolution);
       long previousExpiry = 0;
       for (LawnTimer<T> timer : timers) {
-        if (Long.compareUnsigned(previousExpiry, timer.expiry) > 0) {
-          throw broken(ttlQueue + " is not sorted by expiry at " + timer);
+        long expiry = ttlQueue.expiryOf(timer);
+        if (ttlQueue.ttl == TtlQueue.SATURATED) {
+          if (expiry != -1L) {
+            throw broken(ttlQueue + " holds " + timer + " expiring before the end of the clock");
+          }
+        } else if (ttlQueue.ttl == 0) {
+          if (Long.compareUnsigned(expiry, elapsed) > 0) {
+            throw broken(ttlQueue + " holds " + timer + ", which is not due");
+          }
+        } else {
+          if (Long.compareUnsigned(previousExpiry, expiry) > 0) {
+            throw broken(ttlQueue + " is not sorted by expiry at " + timer);
+          }
+          if (Long.remainderUnsigned(expiry, resolution) != 0
+              || Long.compareUnsigned(expiry, timer.deadline - start) < 0) {
+            throw broken(ttlQueue + " holds " + timer + " expiring at "
+                + Long.toUnsignedString(expiry) + ", off the resolution's grid or early");
+          }
+          // The start of the tick it was armed in: not after the current tick. A saturated timer
+          // put here would have a wrapped-around deadline, its expiry less than the span.
+          long armedInTick = expiry - ttlQueue.span;
+          if (Long.compareUnsigned(expiry, ttlQueue.span) < 0
+              || Long.compareUnsigned(armedInTick, tickStart) > 0) {
+            throw broken(ttlQueue + " holds " + timer + " expiring at "
+                + Long.toUnsignedString(expiry) + ", not a timer of its TTL armed until now");
+          }
+          previousExpiry = expiry;
         }
-        if (Long.compareUnsigned(timer.expiry, latestAllowed) > 0) {
-          throw broken(ttlQueue + " holds " + timer + " expiring at "
-              + Long.toUnsignedString(timer.expiry) + ", later than a timer of its TTL armed now ("
-              + Long.toUnsignedString(latestAllowed) + ")");
-        }
-        if (ttlQueue.ttl > 0 && timer.expiry != -1L
-            && Long.remainderUnsigned(timer.expiry, resolution) != 0) {
-          throw broken(ttlQueue + " holds " + timer + " expiring off the resolution's grid");
-        }
-        previousExpiry = timer.expiry;
       }
-      if (Long.compareUnsigned(head.expiry, earliestHead) < 0) {
-        earliestHead = head.expiry;
+      if (Long.compareUnsigned(headExpiry, earliestHead) < 0) {
+        earliestHead = headExpiry;
       }
     }
     int due = checkOwnedRing(queue.due, queue, seen).size();
@@ -136,7 +161,7 @@ final class LawnInvariants {
       TimerRing<T> ring, LawnTimerQueue<T> queue, Map<LawnTimer<T>, TimerRing<T>> seen) {
     List<LawnTimer<T>> timers = checkRing(ring);
     for (LawnTimer<T> timer : timers) {
-      if (timer.owner != queue) {
+      if (timer.ring.owner != queue) {
         throw broken(ring + " holds " + timer + " of another queue");
       }
       TimerRing<T> other = seen.put(timer, ring);
@@ -161,7 +186,7 @@ final class LawnInvariants {
       throw broken(ring + " has " + capacity + " slots");
     }
     long span = ring.tail - ring.head;
-    if (span < 0 || span > capacity) {
+    if (ring.head < 0 || span < 0 || span > capacity) {
       throw broken(ring + " uses tickets [" + ring.head + ", " + ring.tail + ") in " + capacity
           + " slots");
     }

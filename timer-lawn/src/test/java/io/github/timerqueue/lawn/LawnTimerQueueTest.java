@@ -139,6 +139,23 @@ class LawnTimerQueueTest {
     }
 
     @Test
+    void timersArmedAlreadyDueKeepTheirOrderAndGoAmongTheOthersByTheDeadlineOfTheFirstWaiting() {
+      LawnTimerQueue<String> lawn = lawn(0, 1);
+      lawn.schedule(10, "A expires 10");
+      lawn.schedule(20, "B expires 20");
+      List<String> fired = new ArrayList<>();
+      lawn.advance(25, timer -> fired.add(timer.payload()), 1);
+      assertThat(fired).containsExactly("A expires 10");
+      lawn.schedule(15, "due since 15");
+      lawn.schedule(24, "due since 24");
+      lawn.schedule(12, "due since 12");
+      LawnInvariants.check(lawn);
+
+      assertThat(advance(lawn, 25))
+          .containsExactly("due since 15", "B expires 20", "due since 24", "due since 12");
+    }
+
+    @Test
     void aLimitedAdvanceTakesTheEarliestExpiriesFirst() {
       LawnTimerQueue<String> lawn = lawn(0, 1);
       lawn.schedule(30, "30");
@@ -252,6 +269,26 @@ class LawnTimerQueueTest {
 
       assertThat(lawn.spares[lawn.spareCount - 1]).isSameAs(queue);
       assertThat(queue.slots).hasSize(TimerRing.INITIAL_CAPACITY);
+    }
+
+    @Test
+    void anEmptiedQueueThatIsNotKeptLetsGoOfItsSlotsWhichItsTimersStillReach() {
+      LawnTimerQueue<String> lawn = lawn(0, 1);
+      List<TimerHandle<String>> timers = new ArrayList<>();
+      for (int ttl = 1; ttl <= LawnTimerQueue.SPARE_QUEUES + 1; ttl++) {
+        for (int i = 0; i <= TimerRing.RETAINED_CAPACITY; i++) {
+          timers.add(lawn.schedule(ttl, "t" + ttl + "." + i));
+        }
+      }
+
+      lawn.clear();
+      LawnInvariants.check(lawn);
+
+      assertThat(lawn.spareCount).isEqualTo(LawnTimerQueue.SPARE_QUEUES);
+      for (TimerHandle<String> timer : timers) {
+        assertThat(timer.isPending()).isFalse();
+        assertThat(((LawnTimer<String>) timer).ring.slots).hasSize(TimerRing.INITIAL_CAPACITY);
+      }
     }
 
     @Test
@@ -547,21 +584,44 @@ class LawnTimerQueueTest {
   class TheEndOfTheClock {
 
     @Test
-    void expiriesPastTheEndOfTheClocksRangeSaturateAndStayInOrder() {
+    void expiriesPastTheEndOfTheClocksRangeSaturateInOneQueueInArrivalOrder() {
       LawnTimerQueue<String> lawn = lawn(0, 1_000);
       advance(lawn, Long.MAX_VALUE);
       advance(lawn, Long.MAX_VALUE + Long.MAX_VALUE); // 2^64 - 2 from the start
       long now = lawn.now();
       TimerHandle<String> first = lawn.schedule(now + 10, "first");
-      TimerHandle<String> second = lawn.schedule(now + 10, "second");
       TimerHandle<String> far = lawn.schedule(now + Long.MAX_VALUE, "far");
+      TimerHandle<String> second = lawn.schedule(now + 10, "second");
       LawnInvariants.check(lawn);
 
-      assertThat(((LawnTimer<String>) first).expiry).isEqualTo(-1L);
-      assertThat(((LawnTimer<String>) far).expiry).isEqualTo(-1L);
-      assertThat(contents(queueOf(first))).containsExactly("first", "second");
+      assertThat(queueOf(first)).isSameAs(lawn.saturated);
+      assertThat(queueOf(first).firstExpiry()).isEqualTo(-1L);
+      assertThat(contents(lawn.saturated)).containsExactly("first", "far", "second");
+      assertThat(lawn.queuesByTtl.size()).as("the saturated queue is not mapped").isZero();
       assertThat(second.isPending()).isTrue();
+      assertThat(far.isPending()).isTrue();
       assertThat(lawn.nextExpiryDelay()).isEqualTo(1);
+    }
+
+    @Test
+    void aTtlsTimersWhoseExpiryDoesNotSaturateStayInItsQueueAndFireThere() {
+      // 2^64 = 18446744073709551616: 616 past a multiple of the resolution.
+      LawnTimerQueue<String> lawn = lawn(0, 1_000);
+      advance(lawn, Long.MAX_VALUE);
+      advance(lawn, -5_000); // 2^64 - 5,000 from the start
+      TimerHandle<String> inRange = lawn.schedule(lawn.now() + 3_000, "in range");
+      advance(lawn, -2_500);
+      TimerHandle<String> beyond = lawn.schedule(lawn.now() + 3_000, "beyond");
+      LawnInvariants.check(lawn);
+
+      assertThat(queueOf(inRange).ttl).isEqualTo(4);
+      assertThat(queueOf(beyond)).isSameAs(lawn.saturated);
+      assertThat(lawn.nextExpiryDelay()).as("to 2^64 - 1,616, the deadline rounded up")
+          .isEqualTo(884);
+      assertThat(advance(lawn, -1_617)).isEmpty();
+      assertThat(advance(lawn, -1_616)).containsExactly("in range");
+      assertThat(beyond.isPending()).isTrue();
+      assertThat(lawn.nextExpiryDelay()).isEqualTo(1_615);
     }
   }
 }

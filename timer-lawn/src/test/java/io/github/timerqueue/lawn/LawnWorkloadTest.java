@@ -106,8 +106,19 @@ class LawnWorkloadTest {
     private final long[] commonTtls;
     private final List<TimerHandle<Long>> handles = new ArrayList<>();
     private long nextPayload;
-    /** The expiry of the timer handed out last in the running advance (unsigned). */
+    private final long start;
+    /**
+     * The timers last armed with a deadline already due (TTL 0), each with a number counting the
+     * armings, so that their order can be checked when they fire.
+     */
+    private final Map<TimerHandle<Long>, Long> armedDue = new IdentityHashMap<>();
+    private long armings;
+    /**
+     * The expiry of the timer armed ahead handed out last in the running advance (unsigned), and
+     * the arming number of the timer armed due handed out last.
+     */
     private long lastExpiry;
+    private long lastDueArming;
     private int largestSize;
     private int mostTtls;
     private int fired;
@@ -118,6 +129,7 @@ class LawnWorkloadTest {
       this.lawn = new LawnTimerQueue<>(
           TimerConfig.builder().startTime(start).resolution(resolution).build());
       this.resolution = resolution;
+      this.start = start;
       this.random = new SplittableRandom(seed);
       // The paper's regime: a few TTLs used again and again.
       this.commonTtls = new long[] {
@@ -160,13 +172,15 @@ class LawnWorkloadTest {
       } else if (roll < 740) {
         long earliest = lawn.now() + distance();
         long latest = earliest + random.nextLong(4 * resolution);
-        remember(lawn.scheduleWithin(earliest, latest, nextPayload++));
+        remember(armed(lawn.scheduleWithin(earliest, latest, nextPayload++)));
         return "scheduleWithin";
       } else if (roll < 960) {
         if (handles.isEmpty()) {
           return "nothing to reschedule";
         }
-        lawn.reschedule(pick(), lawn.now() + distance());
+        TimerHandle<Long> timer = pick();
+        lawn.reschedule(timer, lawn.now() + distance());
+        armed(timer);
         return "reschedule";
       } else if (roll < 1_120) {
         if (handles.isEmpty()) {
@@ -186,7 +200,7 @@ class LawnWorkloadTest {
 
     private String schedule() {
       long deadline = lawn.now() + distance();
-      remember(lawn.schedule(deadline, nextPayload++));
+      remember(armed(lawn.schedule(deadline, nextPayload++)));
       return Long.toString(deadline - lawn.now());
     }
 
@@ -198,16 +212,26 @@ class LawnWorkloadTest {
       boolean throwing = random.nextInt(40) == 0;
       int[] handedOut = {0};
       lastExpiry = 0;
+      lastDueArming = -1;
       Consumer<TimerHandle<Long>> handler = timer -> {
         handedOut[0]++;
         fired++;
-        long expiry = ((LawnTimer<Long>) timer).expiry;
-        if (Long.compareUnsigned(expiry, lastExpiry) < 0) {
-          throw new AssertionError("handed out " + timer + " expiring at "
-              + Long.toUnsignedString(expiry) + " after one expiring at "
-              + Long.toUnsignedString(lastExpiry));
+        Long dueArming = armedDue.remove(timer);
+        if (dueArming == null) {
+          long expiry = roundedUp(timer.deadline() - start);
+          if (Long.compareUnsigned(expiry, lastExpiry) < 0) {
+            throw new AssertionError("handed out " + timer + " expiring at "
+                + Long.toUnsignedString(expiry) + " after one expiring at "
+                + Long.toUnsignedString(lastExpiry));
+          }
+          lastExpiry = expiry;
+        } else {
+          if (dueArming < lastDueArming) {
+            throw new AssertionError("handed out " + timer + ", armed due, after one armed due"
+                + " later");
+          }
+          lastDueArming = dueArming;
         }
-        lastExpiry = expiry;
         if (lawn.now() - timer.deadline() < 0) {
           throw new AssertionError("fired " + timer + " early, at " + lawn.now());
         }
@@ -233,8 +257,9 @@ class LawnWorkloadTest {
       int roll = random.nextInt(1_000);
       if (roll < 100) {
         lawn.reschedule(timer, lawn.now() + commonTtls[random.nextInt(commonTtls.length)]);
+        armed(timer);
       } else if (roll < 150) {
-        remember(lawn.schedule(lawn.now() - random.nextLong(3), nextPayload++));
+        remember(armed(lawn.schedule(lawn.now() - random.nextLong(3), nextPayload++)));
       } else if (roll < 250 && !handles.isEmpty()) {
         lawn.cancel(pick());
       } else if (roll == 250) {
@@ -252,6 +277,21 @@ class LawnWorkloadTest {
         return random.nextLong(20 * resolution);
       }
       return random.nextLong(Long.MAX_VALUE);
+    }
+
+    /** Notes whether a timer just armed was armed with a deadline already due; returns it. */
+    private TimerHandle<Long> armed(TimerHandle<Long> timer) {
+      if (timer.deadline() - lawn.now() <= 0) {
+        armedDue.put(timer, armings++);
+      } else {
+        armedDue.remove(timer);
+      }
+      return timer;
+    }
+
+    /** A distance from the start time rounded up to the resolution: a timer's expiry. */
+    private long roundedUp(long fromStart) {
+      return (Long.divideUnsigned(fromStart - 1, resolution) + 1) * resolution;
     }
 
     private TimerHandle<Long> pick() {

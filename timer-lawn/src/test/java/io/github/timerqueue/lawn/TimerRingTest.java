@@ -10,13 +10,13 @@ import java.util.Objects;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class TimerRingTest {
   private final LawnTimerQueue<String> owner = new LawnTimerQueue<>(TimerConfig.defaults());
 
   private LawnTimer<String> timer(String payload) {
-    return new LawnTimer<>(owner, payload);
+    return new LawnTimer<>(owner.due, payload);
   }
 
   /** The payloads first to last, after checking the ring's structure. */
@@ -45,7 +45,7 @@ class TimerRingTest {
 
   @Test
   void appendKeepsArrivalOrderAndRemoveTakesFromAnywhere() {
-    TimerRing<String> ring = new TimerRing<>(true);
+    TimerRing<String> ring = new TimerRing<>(owner, true);
     LawnTimer<String> a = timer("a");
     LawnTimer<String> b = timer("b");
     LawnTimer<String> c = timer("c");
@@ -67,7 +67,7 @@ class TimerRingTest {
 
   @Test
   void aRemovedTimerLeavesOnlyAStaleSlotUntilTheHeadPassesIt() {
-    TimerRing<String> ring = new TimerRing<>(true);
+    TimerRing<String> ring = new TimerRing<>(owner, true);
     LawnTimer<String> a = timer("a");
     LawnTimer<String> b = timer("b");
     List.of(a, b, timer("c")).forEach(ring::append);
@@ -83,7 +83,7 @@ class TimerRingTest {
 
   @Test
   void passingTheHeadSweepsTheStaleSlotsAheadOfItOneStretchAtATime() {
-    TimerRing<String> ring = new TimerRing<>(true);
+    TimerRing<String> ring = new TimerRing<>(owner, true);
     List<LawnTimer<String>> timers = appendNew(ring, 3 * TimerRing.SWEEP_SLOTS);
     LawnTimer<String> nearHead = timers.get(2);
     LawnTimer<String> beyondSweep = timers.get(TimerRing.SWEEP_SLOTS + 2);
@@ -106,7 +106,7 @@ class TimerRingTest {
 
   @Test
   void aRingThatDoesNotSweepAheadKeepsStaleSlotsUntilTheHeadPassesThem() {
-    TimerRing<String> ring = new TimerRing<>(false);
+    TimerRing<String> ring = new TimerRing<>(owner, false);
     List<LawnTimer<String>> timers = appendNew(ring, 4);
     ring.remove(timers.get(2));
 
@@ -118,7 +118,7 @@ class TimerRingTest {
 
   @Test
   void aTimerThatLeavesAndJoinsAgainIsInTheRingOnceAtTheTail() {
-    TimerRing<String> ring = new TimerRing<>(true);
+    TimerRing<String> ring = new TimerRing<>(owner, true);
     LawnTimer<String> b = timer("b");
     List.of(timer("a"), b, timer("c")).forEach(ring::append);
 
@@ -131,7 +131,7 @@ class TimerRingTest {
 
   @Test
   void aFullRingWithFewTimersIsCompactedInPlaceInOrder() {
-    TimerRing<String> ring = new TimerRing<>(true);
+    TimerRing<String> ring = new TimerRing<>(owner, true);
     List<LawnTimer<String>> timers = appendNew(ring, 16);
     int capacity = ring.slots.length;
     assertThat(capacity).isEqualTo(16);
@@ -152,7 +152,7 @@ class TimerRingTest {
 
   @Test
   void aFullRingWithManyTimersDoublesInOrder() {
-    TimerRing<String> ring = new TimerRing<>(true);
+    TimerRing<String> ring = new TimerRing<>(owner, true);
     List<String> expected = new ArrayList<>();
     for (int i = 0; i < TimerRing.INITIAL_CAPACITY; i++) {
       ring.append(timer("t" + i));
@@ -167,7 +167,7 @@ class TimerRingTest {
 
   @Test
   void removeAllLeavesNoTimerPendingAndNoSlotReferenced() {
-    TimerRing<String> ring = new TimerRing<>(true);
+    TimerRing<String> ring = new TimerRing<>(owner, true);
     List<LawnTimer<String>> timers = List.of(timer("a"), timer("b"), timer("c"));
     timers.forEach(ring::append);
     ring.remove(timers.get(1));
@@ -181,8 +181,8 @@ class TimerRingTest {
 
   @Test
   void releaseDropsTheSlotsOfAnEmptyRingThatGrewLarge() {
-    TimerRing<String> small = new TimerRing<>(true);
-    TimerRing<String> large = new TimerRing<>(true);
+    TimerRing<String> small = new TimerRing<>(owner, true);
+    TimerRing<String> large = new TimerRing<>(owner, true);
     for (int i = 0; i <= TimerRing.RETAINED_CAPACITY; i++) {
       large.append(timer("t" + i));
     }
@@ -196,11 +196,38 @@ class TimerRingTest {
     assertThat(large.slots).hasSize(TimerRing.INITIAL_CAPACITY);
   }
 
-  @ParameterizedTest(name = "sweepsAhead={0}")
-  @ValueSource(booleans = {true, false})
-  void randomAppendsAndRemovalsAgreeWithAList(boolean sweepsAhead) {
+  @Test
+  void atTheTicketLimitTheTicketsAreLoweredAndEveryTimerKeepsItsSlotAndPlace() {
+    TimerRing<String> ring = new TimerRing<>(owner, true);
+    ring.startTicketsAt(TimerRing.TICKET_LIMIT - 6);
+    List<LawnTimer<String>> timers = appendNew(ring, 4);
+    ring.remove(timers.get(1));
+    // t2 leaves and joins again: its old slot is stale but still refers to it.
+    ring.remove(timers.get(2));
+    ring.append(timers.get(2));
+    LawnTimer<String> t4 = timer("t4");
+    ring.append(t4);
+    assertThat(ring.tail).isEqualTo(TimerRing.TICKET_LIMIT);
+    LawnTimer<String>[] slotsBefore = ring.slots.clone();
+
+    LawnTimer<String> t5 = timer("t5");
+    ring.append(t5);
+
+    assertThat(ring.head).isBetween(0, ring.slots.length - 1);
+    assertThat(contents(ring)).containsExactly("t0", "t3", "t2", "t4", "t5");
+    slotsBefore[t5.ticket & (ring.slots.length - 1)] = t5;
+    assertThat(ring.slots).as("no timer moved").containsExactly(slotsBefore);
+    assertThat(ring.remove(timers.get(3))).isFalse();
+    assertThat(ring.removeFirst()).isSameAs(timers.get(0));
+    assertThat(contents(ring)).containsExactly("t2", "t4", "t5");
+  }
+
+  @ParameterizedTest(name = "sweepsAhead={0}, first ticket={1}")
+  @CsvSource({"true, 0", "false, 0", "true, 2147483000", "false, 2147483000"})
+  void randomAppendsAndRemovalsAgreeWithAList(boolean sweepsAhead, int firstTicket) {
     SplittableRandom random = new SplittableRandom(42);
-    TimerRing<String> ring = new TimerRing<>(sweepsAhead);
+    TimerRing<String> ring = new TimerRing<>(owner, sweepsAhead);
+    ring.startTicketsAt(firstTicket);
     List<LawnTimer<String>> model = new ArrayList<>();
     List<LawnTimer<String>> all = new ArrayList<>();
     for (int i = 0; i < 64; i++) {
