@@ -38,7 +38,8 @@ import java.util.function.Consumer;
  *       so that the next {@code advance} fires it even with the same {@code now} and even between
  *       two multiples of {@code r}. An expiry is not stored: it is derived from the deadline and
  *       the queue's TTL when it is needed, when a queue gets a new head and while due timers are
- *       taken, which keeps a timer at 32 bytes ({@link LawnTimer}).
+ *       taken (a rounding up by bit operations when {@code r} is a power of two, by a division
+ *       otherwise), which keeps a timer at 32 bytes ({@link LawnTimer}).
  *   <li>Each TTL has a queue ({@link TtlQueue}) in a map from TTL to queue that does not box its
  *       keys ({@link LongObjectMap}). Within a queue, arrival order is expiry order: two timers of
  *       TTL {@code t} armed in ticks {@code a1 <= a2} expire at {@code a1 + t <= a2 + t}. This is
