@@ -414,9 +414,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     long fromStart = deadline - startTime;
     if (ttl > 0) {
       // At least 1: the deadline was ahead of the clock when the timer was armed.
-      return resolutionShift >= 0
-          ? ((fromStart - 1) | (resolution - 1)) + 1
-          : (Long.divideUnsigned(fromStart - 1, resolution) + 1) * resolution;
+      return ticksRoundedUp(fromStart) * resolution;
     }
     if (ttl == 0) {
       // A deadline before the start time wraps around to beyond the clock.
@@ -466,12 +464,18 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
 
   /** {@link #ttlOf} a {@code distance >= 1}. */
   private long ttlAhead(long distance) {
-    // Below 2^64: the offset into the tick is under the resolution, and both are below 2^63. At
-    // least 1, so the ceiling of fromTickStart / resolution is (fromTickStart - 1) / resolution + 1.
-    long fromTickStart = intoTick + distance - 1;
-    int shift = resolutionShift;
-    return (shift >= 0
-        ? fromTickStart >>> shift : Long.divideUnsigned(fromTickStart, resolution)) + 1;
+    // Below 2^64: the offset into the tick is under the resolution, and both are below 2^63.
+    return ticksRoundedUp(intoTick + distance);
+  }
+
+  /**
+   * {@code value} divided by the resolution, rounded up, for an unsigned {@code value} of at least
+   * 1: {@code (value - 1) / resolution + 1}, a shift when the resolution is a power of two.
+   */
+  private long ticksRoundedUp(long value) {
+    long below = value - 1;
+    return (resolutionShift >= 0
+        ? below >>> resolutionShift : Long.divideUnsigned(below, resolution)) + 1;
   }
 
   /**

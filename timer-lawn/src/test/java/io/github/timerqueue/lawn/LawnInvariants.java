@@ -73,7 +73,7 @@ final class LawnInvariants {
         if (queue.queuesByTtl.get(ttlQueue.ttl) != ttlQueue) {
           throw broken(ttlQueue + " is not the map's queue for its TTL: " + queue.queuesByTtl);
         }
-        if (ttlQueue.span != latestExpiry(0, ttlQueue.ttl, resolution)) {
+        if (ttlQueue.span != saturatedSpan(ttlQueue.ttl, resolution)) {
           throw broken(ttlQueue + " has the span " + Long.toUnsignedString(ttlQueue.span));
         }
       }
@@ -214,13 +214,9 @@ final class LawnInvariants {
     return timers;
   }
 
-  /** {@code tickStart + ttl * resolution}, saturated at the end of the clock's range. */
-  private static long latestExpiry(long tickStart, long ttl, long resolution) {
-    if (Math.multiplyHigh(ttl, resolution) != 0) {
-      return -1L;
-    }
-    long expiry = tickStart + ttl * resolution;
-    return Long.compareUnsigned(expiry, tickStart) < 0 ? -1L : expiry;
+  /** {@code ttl * resolution}, or {@code 2^64 - 1} if that does not fit in 64 unsigned bits. */
+  private static long saturatedSpan(long ttl, long resolution) {
+    return Math.multiplyHigh(ttl, resolution) != 0 ? -1L : ttl * resolution;
   }
 
   private static AssertionError broken(String message) {
