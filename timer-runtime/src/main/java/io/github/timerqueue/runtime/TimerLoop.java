@@ -252,6 +252,7 @@ final class TimerLoop {
       if (!swept) {
         unrun = sweep();
       }
+      service.loopEnded();
     }
   }
 

@@ -59,7 +59,9 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
   private static final int RUNNING = 0;
   private static final int SHUTDOWN = 1;
   private static final int STOP = 2;
-  private static final int TERMINATED = 3;
+  /** No task is left; the timer service is stopping and will terminate the executor as it ends. */
+  private static final int TIDYING = 3;
+  private static final int TERMINATED = 4;
 
   final TimerService timer;
   private final AtomicInteger state = new AtomicInteger(RUNNING);
@@ -74,6 +76,7 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
 
   TimerScheduledExecutorService(TimerService timer) {
     this.timer = timer;
+    timer.onLoopEnd(this::timerEnded);
   }
 
   @Override
@@ -267,7 +270,7 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
 
   @Override
   public String toString() {
-    String[] names = {"running", "shutdown", "stop", "terminated"};
+    String[] names = {"running", "shutdown", "stop", "tidying", "terminated"};
     return "TimerScheduledExecutorService{" + names[state.get()] + ", outstanding="
         + outstanding.get() + ", " + timer + "}";
   }
@@ -360,16 +363,38 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
     }
   }
 
+  /**
+   * Terminates once shut down with no task left, without waiting for anything: whoever finds the
+   * last task gone moves to TIDYING and asks the timer service to stop; the timer thread, as it
+   * ends, calls {@link #timerEnded()}, which comes back here and completes the termination. Both
+   * sides write (the state, the timer's ended flag) before they read the other's, so one of them
+   * always sees both done. Waiting for the timer thread here instead would make {@code
+   * Future.cancel} or a task's completion wait for a task that waits for them.
+   */
   private void tryTerminate() {
-    int current = state.get();
-    if (current == RUNNING || current == TERMINATED || outstanding.get() != 0) {
+    while (true) {
+      int current = state.get();
+      if (current == RUNNING || current == TERMINATED) {
+        return;
+      }
+      if (current != TIDYING) {
+        if (outstanding.get() != 0) {
+          return;
+        }
+        if (!state.compareAndSet(current, TIDYING)) {
+          continue; // shutdownNow moved the state on meanwhile
+        }
+        timer.stopAsync();
+      }
+      if (timer.loopHasEnded() && state.compareAndSet(TIDYING, TERMINATED)) {
+        terminated.countDown();
+      }
       return;
     }
-    if (state.compareAndSet(current, TERMINATED)) {
-      timer.stop();
-      terminated.countDown();
-    } else {
-      tryTerminate(); // shutdownNow moved the state on meanwhile
-    }
+  }
+
+  /** The timer thread has ended: the executor terminates if it was waiting for that. */
+  private void timerEnded() {
+    tryTerminate();
   }
 }

@@ -99,6 +99,10 @@ public final class TimerService {
   /** Set once by {@link #stop()} (or a failure of the loop); read on every request. */
   volatile boolean stopping;
   private final AtomicBoolean stopRequested = new AtomicBoolean();
+  /** Set by the timer thread as it ends; see {@link #onLoopEnd}. */
+  private volatile boolean ended;
+  private volatile Runnable endAction;
+  private final AtomicBoolean endActionRan = new AtomicBoolean();
 
   private final LongAdder armed = new LongAdder();
   private final LongAdder fired = new LongAdder();
@@ -201,6 +205,11 @@ public final class TimerService {
       return List.of();
     }
     stopping = true;
+    if (loop.thread() == null) {
+      List<Timeout> unrun = loop.sweep();
+      loopEnded();
+      return unrun;
+    }
     if (loop.onLoopThread()) {
       return loop.sweep();
     }
@@ -370,6 +379,60 @@ public final class TimerService {
       handler.uncaughtException(current, failure);
     } catch (Throwable ignored) {
       // The handler failed as well; there is nobody left to tell, and the timer must go on.
+    }
+  }
+
+  /**
+   * Asks the timer thread to stop and returns at once, never waiting for it (nor for a task it
+   * runs); {@link #onLoopEnd}'s action runs when it has ended. For the executor, which stops the
+   * timer service when its last task is done, on whichever thread that happens. A test's manual
+   * loop stops and ends here.
+   */
+  void stopAsync() {
+    if (!stopRequested.compareAndSet(false, true)) {
+      return;
+    }
+    stopping = true;
+    if (loop.thread() == null) {
+      loop.sweep();
+      loopEnded();
+    } else {
+      LockSupport.unpark(loop.thread());
+    }
+  }
+
+  /**
+   * Sets what to run once the timer thread has ended, after it handed out the timeouts that never
+   * ran (see {@link TimerLoop#unrun()}); runs it at once if the thread has ended already. Set once,
+   * by the executor that owns this service.
+   */
+  void onLoopEnd(Runnable action) {
+    endAction = action;
+    if (ended) {
+      runEndAction();
+    }
+  }
+
+  /** Whether the timer thread has ended (or, for a manual loop, the service has stopped). */
+  boolean loopHasEnded() {
+    return ended;
+  }
+
+  /** Called once, last, by the timer thread as it ends (or by {@code stop} for a manual loop). */
+  void loopEnded() {
+    ended = true;
+    if (endAction != null) {
+      runEndAction();
+    }
+  }
+
+  private void runEndAction() {
+    if (endActionRan.compareAndSet(false, true)) {
+      try {
+        endAction.run();
+      } catch (Throwable failure) {
+        report(failure);
+      }
     }
   }
 
