@@ -360,7 +360,7 @@ final class TimerLoop {
       try {
         taskExecutor.execute(entry);
       } catch (Throwable rejected) {
-        service.report(rejected);
+        service.handOffFailed(entry, rejected);
       }
     }
   }

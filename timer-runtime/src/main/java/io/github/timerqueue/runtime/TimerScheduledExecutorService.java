@@ -52,7 +52,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ul>
  *
  * <p>Tasks that throw complete their futures exceptionally, as with any {@code ExecutorService};
- * they do not reach the timer service's uncaught-exception handler.
+ * they do not reach the timer service's uncaught-exception handler. A task that the timer service's
+ * {@linkplain TimerService.Builder#taskExecutor task executor} rejects never runs: its future
+ * completes exceptionally with a {@link RejectedExecutionException} and it counts as done, so
+ * termination does not wait for it.
  */
 public final class TimerScheduledExecutorService extends AbstractExecutorService
     implements ScheduledExecutorService {

@@ -369,6 +369,22 @@ public final class TimerService {
     }
   }
 
+  /**
+   * The task executor refused {@code entry}'s task (or failed taking it): the task will not run.
+   * An executor's task completes exceptionally with the rejection, so that its future is never
+   * left hanging and the executor can terminate; any other task's rejection goes to the handler.
+   */
+  void handOffFailed(TimerEntry entry, Throwable failure) {
+    RejectedExecutionException rejection = failure instanceof RejectedExecutionException
+        ? (RejectedExecutionException) failure
+        : new RejectedExecutionException("the task executor failed to take " + entry, failure);
+    if (entry.task instanceof ScheduledTask) {
+      ((ScheduledTask<?>) entry.task).fail(rejection);
+    } else {
+      report(rejection);
+    }
+  }
+
   void report(Throwable failure) {
     Thread current = Thread.currentThread();
     Thread.UncaughtExceptionHandler handler = exceptionHandler;
@@ -602,8 +618,11 @@ public final class TimerService {
     /**
      * Sets the executor that runs the tasks (default: none, they run on the timer thread; see
      * "Where tasks run" in {@link TimerService}). The timer thread hands each expired timeout to
-     * it; if it rejects one, the rejection goes to the uncaught-exception handler and that task
-     * does not run.
+     * it; if it rejects one (or throws anything else from {@code execute}), that task does not
+     * run: for a {@link TimerScheduledExecutorService} its future completes exceptionally with a
+     * {@link RejectedExecutionException} (the executor's own, or one whose cause is what it
+     * threw), and for a timeout of {@link TimerService#newTimeout} that exception goes to the
+     * uncaught-exception handler.
      *
      * @param taskExecutor runs the tasks
      * @return this builder

@@ -108,4 +108,37 @@ class ExecutorLifecycleTest {
       assertThat(executor.awaitTermination(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
     }
   }
+
+  // ---- 2: a rejected hand-off completes the future ----
+
+  @Test
+  @Timeout(30)
+  void aTaskTheTaskExecutorRejectsFailsItsFutureAndCountsTowardTermination() throws Exception {
+    ExecutorService refusing = Executors.newSingleThreadExecutor();
+    refusing.shutdown();
+    TimerScheduledExecutorService executor =
+        stopLater(builder().taskExecutor(refusing).buildScheduledExecutorService());
+
+    ScheduledFuture<?> future = executor.schedule(() -> {}, 1, TimeUnit.MILLISECONDS);
+    assertThatThrownBy(() -> future.get(GENEROUS_SECONDS, TimeUnit.SECONDS))
+        .isInstanceOf(ExecutionException.class)
+        .hasCauseInstanceOf(RejectedExecutionException.class);
+
+    executor.shutdown();
+    assertThat(executor.awaitTermination(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+  }
+
+  @Test
+  @Timeout(30)
+  void aRejectedHandOffAfterShutdownNowStillTerminates() throws Exception {
+    ExecutorService refusing = Executors.newSingleThreadExecutor();
+    refusing.shutdown();
+    TimerScheduledExecutorService executor =
+        stopLater(builder().taskExecutor(refusing).buildScheduledExecutorService());
+    ScheduledFuture<?> future = executor.schedule(() -> {}, 1, TimeUnit.MILLISECONDS);
+    awaitTrue("the hand-off was tried", future::isDone);
+
+    executor.shutdownNow();
+    assertThat(executor.awaitTermination(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+  }
 }
