@@ -194,6 +194,12 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
     return tasks;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Also {@code true} once the timer thread has failed (see "Failures and stopping" in {@link
+   * TimerService}).
+   */
   @Override
   public boolean isShutdown() {
     return state.get() != RUNNING;
@@ -357,8 +363,10 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
   private void moveTo(int target) {
     synchronized (lifecycle) {
       int current = state.get();
-      if (current == RUNNING) {
-        shutdownTime = timer.ticker.read(); // before the state, which publishes it
+      if (current == RUNNING && target == SHUTDOWN) {
+        // Before the state, which publishes it; only the SHUTDOWN policies use it, and STOP comes
+        // without reading the ticker, which may be what failed.
+        shutdownTime = timer.ticker.read();
       }
       while (current < target && !state.compareAndSet(current, target)) {
         current = state.get(); // tryTerminate, which does not lock, moved it
@@ -396,8 +404,20 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
     }
   }
 
-  /** The timer thread has ended: the executor terminates if it was waiting for that. */
+  /**
+   * The timer thread has ended: the executor terminates if it was waiting for that. If the thread
+   * failed, the executor shuts down at once and completes the future of every task that never ran
+   * with the failure, so that none is left hanging.
+   */
   private void timerEnded() {
+    Throwable failure = timer.failure();
+    if (failure != null) {
+      moveTo(STOP);
+      for (Timeout timeout : timer.loop.takeUnrun()) {
+        ((ScheduledTask<?>) timeout.task()).fail(new RejectedExecutionException(
+            "the timer thread failed before the task ran: " + failure, failure));
+      }
+    }
     tryTerminate();
   }
 }

@@ -80,7 +80,12 @@ import java.util.concurrent.locks.LockSupport;
  * A task that throws does not stop the timer thread and no other timeout is lost; the exception
  * goes to the {@linkplain #setUncaughtExceptionHandler uncaught-exception handler}. {@link #stop()}
  * ends the thread and returns the timeouts that never ran; afterwards every request to schedule or
- * re-arm is rejected.
+ * re-arm is rejected. If the timer thread itself fails (the ticker throws, or an error such as
+ * {@link OutOfMemoryError} is thrown outside a task), the service stops as if {@code stop} had
+ * been called: the failure goes to the handler, {@link #isStopped()} is {@code true}, requests
+ * are rejected, and the timeouts that never ran are marked cancelled (a later {@code stop} returns
+ * them). A {@link TimerScheduledExecutorService} on the service then shuts down and completes each
+ * of their futures with a {@link RejectedExecutionException} whose cause is the failure.
  */
 public final class TimerService {
   /** Delays are capped here (146 years) so that deadlines compare correctly by subtraction. */
@@ -102,6 +107,8 @@ public final class TimerService {
   /** Set by the timer thread as it ends; see {@link #onLoopEnd}. */
   private volatile boolean ended;
   private volatile Runnable endAction;
+  /** Set before {@link #stopping} when the loop fails; see {@link #failed}. */
+  private volatile Throwable failure;
   private final AtomicBoolean endActionRan = new AtomicBoolean();
 
   private final LongAdder armed = new LongAdder();
@@ -215,7 +222,7 @@ public final class TimerService {
     }
     LockSupport.unpark(loop.thread());
     awaitLoopEnd();
-    return loop.unrun();
+    return loop.takeUnrun();
   }
 
   /**
@@ -410,7 +417,7 @@ public final class TimerService {
     }
     stopping = true;
     if (loop.thread() == null) {
-      loop.sweep();
+      loop.sweepAtEnd();
       loopEnded();
     } else {
       LockSupport.unpark(loop.thread());
@@ -419,7 +426,7 @@ public final class TimerService {
 
   /**
    * Sets what to run once the timer thread has ended, after it handed out the timeouts that never
-   * ran (see {@link TimerLoop#unrun()}); runs it at once if the thread has ended already. Set once,
+   * ran (see {@link TimerLoop#takeUnrun()}); runs it at once if the thread has ended already. Set once,
    * by the executor that owns this service.
    */
   void onLoopEnd(Runnable action) {
@@ -454,8 +461,14 @@ public final class TimerService {
 
   /** The loop itself failed; nothing scheduled from now on could run. */
   void failed(Throwable failure) {
+    this.failure = failure;
     stopping = true;
     report(failure);
+  }
+
+  /** What ended the timer thread, if it failed; {@code null} otherwise. */
+  Throwable failure() {
+    return failure;
   }
 
   /** Interrupts the timer thread, for shutdownNow: reaches a task running on it. */

@@ -141,4 +141,41 @@ class ExecutorLifecycleTest {
     executor.shutdownNow();
     assertThat(executor.awaitTermination(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
   }
+
+  // ---- 3: a failure of the timer loop completes every future ----
+
+  @Test
+  @Timeout(30)
+  void aFailedTimerLoopShutsTheExecutorDownAndCompletesEveryFuture() throws Exception {
+    AtomicBoolean broken = new AtomicBoolean();
+    IllegalStateException breakage = new IllegalStateException("the ticker broke");
+    Ticker ticker = new Ticker() {
+      @Override
+      public long read() {
+        if (broken.get() && Thread.currentThread().getName().equals(TIMER_THREAD)) {
+          throw breakage;
+        }
+        return System.nanoTime();
+      }
+    };
+    TimerScheduledExecutorService executor =
+        stopLater(builder().ticker(ticker).buildScheduledExecutorService());
+    ScheduledFuture<?> later = executor.schedule(() -> {}, 1, TimeUnit.HOURS);
+    ScheduledFuture<?> periodic =
+        executor.scheduleAtFixedRate(() -> {}, 1, 1, TimeUnit.HOURS);
+    broken.set(true);
+    ScheduledFuture<?> soon = executor.schedule(() -> {}, 5, TimeUnit.MILLISECONDS);
+
+    for (ScheduledFuture<?> future : List.of(soon, later, periodic)) {
+      assertThatThrownBy(() -> future.get(GENEROUS_SECONDS, TimeUnit.SECONDS))
+          .isInstanceOf(ExecutionException.class)
+          .hasCauseInstanceOf(RejectedExecutionException.class)
+          .hasRootCause(breakage);
+    }
+    assertThat(executor.isShutdown()).isTrue();
+    assertThat(executor.awaitTermination(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+    assertThat(reported).contains(breakage);
+    assertThatThrownBy(() -> executor.schedule(() -> {}, 1, TimeUnit.MILLISECONDS))
+        .isInstanceOf(RejectedExecutionException.class);
+  }
 }
