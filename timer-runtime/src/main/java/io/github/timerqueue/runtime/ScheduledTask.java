@@ -88,7 +88,10 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
     return cancelled;
   }
 
-  /** Completes the task with {@code failure}, for a periodic task that could not be re-armed. */
+  /**
+   * Completes the task with {@code failure}: a periodic task that could not be re-armed, or a task
+   * the task executor rejected.
+   */
   void fail(Throwable failure) {
     setException(failure);
   }

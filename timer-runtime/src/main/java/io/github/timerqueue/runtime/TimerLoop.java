@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -106,7 +107,8 @@ final class TimerLoop {
   private boolean coolingDown;
   private long cooldownEnd;
   private boolean swept;
-  private List<Timeout> unrun = List.of();
+  /** What the sweep at the thread's end took, until someone takes it; see {@link #takeUnrun()}. */
+  private final AtomicReference<List<Timeout>> unrun = new AtomicReference<>(List.of());
 
   TimerLoop(
       TimerService service, Ticker ticker, TimerQueue<TimerEntry> queue, long resolution,
@@ -244,13 +246,20 @@ final class TimerLoop {
         wakeups++;
       }
     } catch (Throwable failure) {
-      // A bug or an exhausted heap in the loop itself, never a task's exception: stop the service
-      // so that nothing more is accepted that could never run, and tell the handler.
+      // A bug, a failing ticker or an exhausted heap in the loop itself, never a task's exception:
+      // stop the service so that nothing more is accepted that could never run, and tell the
+      // handler. The sweep below hands out what never ran; the executor fails their futures.
       service.failed(failure);
     } finally {
       sleeping = false;
-      if (!swept) {
-        unrun = sweep();
+      try {
+        if (!swept) {
+          sweepAtEnd();
+        }
+      } catch (Throwable failure) {
+        service.report(failure);
+      } finally {
+        service.loopEnded();
       }
     }
   }
@@ -359,7 +368,7 @@ final class TimerLoop {
       try {
         taskExecutor.execute(entry);
       } catch (Throwable rejected) {
-        service.report(rejected);
+        service.handOffFailed(entry, rejected);
       }
     }
   }
@@ -452,13 +461,20 @@ final class TimerLoop {
         taken.add(entry);
       }
     }
-    unrun = taken;
     return taken;
   }
 
-  /** What the sweep took, once the thread has ended. */
-  List<Timeout> unrun() {
-    return unrun;
+  /** Sweeps as the loop ends, keeping what it took for {@link #takeUnrun()}. */
+  void sweepAtEnd() {
+    unrun.set(sweep());
+  }
+
+  /**
+   * Takes what the sweep at the end of the thread took, once: the first caller gets the list, the
+   * others an empty one. Empty if the sweep was made by a caller of {@code stop}, who got it.
+   */
+  List<Timeout> takeUnrun() {
+    return unrun.getAndSet(List.of());
   }
 
   /** How many timers the queue holds, cancelled ones not yet removed included; for tests. */

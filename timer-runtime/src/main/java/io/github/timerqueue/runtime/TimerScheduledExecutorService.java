@@ -52,14 +52,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ul>
  *
  * <p>Tasks that throw complete their futures exceptionally, as with any {@code ExecutorService};
- * they do not reach the timer service's uncaught-exception handler.
+ * they do not reach the timer service's uncaught-exception handler. A task that the timer service's
+ * {@linkplain TimerService.Builder#taskExecutor task executor} rejects never runs: its future
+ * completes exceptionally with a {@link RejectedExecutionException} and it counts as done, so
+ * termination does not wait for it.
  */
 public final class TimerScheduledExecutorService extends AbstractExecutorService
     implements ScheduledExecutorService {
   private static final int RUNNING = 0;
   private static final int SHUTDOWN = 1;
   private static final int STOP = 2;
-  private static final int TERMINATED = 3;
+  /** No task is left; the timer service is stopping and will terminate the executor as it ends. */
+  private static final int TIDYING = 3;
+  private static final int TERMINATED = 4;
 
   final TimerService timer;
   private final AtomicInteger state = new AtomicInteger(RUNNING);
@@ -74,6 +79,7 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
 
   TimerScheduledExecutorService(TimerService timer) {
     this.timer = timer;
+    timer.onLoopEnd(this::timerEnded);
   }
 
   @Override
@@ -188,6 +194,12 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
     return tasks;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Also {@code true} once the timer thread has failed (see "Failures and stopping" in {@link
+   * TimerService}).
+   */
   @Override
   public boolean isShutdown() {
     return state.get() != RUNNING;
@@ -267,7 +279,7 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
 
   @Override
   public String toString() {
-    String[] names = {"running", "shutdown", "stop", "terminated"};
+    String[] names = {"running", "shutdown", "stop", "tidying", "terminated"};
     return "TimerScheduledExecutorService{" + names[state.get()] + ", outstanding="
         + outstanding.get() + ", " + timer + "}";
   }
@@ -351,8 +363,10 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
   private void moveTo(int target) {
     synchronized (lifecycle) {
       int current = state.get();
-      if (current == RUNNING) {
-        shutdownTime = timer.ticker.read(); // before the state, which publishes it
+      if (current == RUNNING && target == SHUTDOWN) {
+        // Before the state, which publishes it; only the SHUTDOWN policies use it, and STOP comes
+        // without reading the ticker, which may be what failed.
+        shutdownTime = timer.ticker.read();
       }
       while (current < target && !state.compareAndSet(current, target)) {
         current = state.get(); // tryTerminate, which does not lock, moved it
@@ -360,16 +374,50 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
     }
   }
 
+  /**
+   * Terminates once shut down with no task left, without waiting for anything: whoever finds the
+   * last task gone moves to TIDYING and asks the timer service to stop; the timer thread, as it
+   * ends, calls {@link #timerEnded()}, which comes back here and completes the termination. Both
+   * sides write (the state, the timer's ended flag) before they read the other's, so one of them
+   * always sees both done. Waiting for the timer thread here instead would make {@code
+   * Future.cancel} or a task's completion wait for a task that waits for them.
+   */
   private void tryTerminate() {
-    int current = state.get();
-    if (current == RUNNING || current == TERMINATED || outstanding.get() != 0) {
+    while (true) {
+      int current = state.get();
+      if (current == RUNNING || current == TERMINATED) {
+        return;
+      }
+      if (current != TIDYING) {
+        if (outstanding.get() != 0) {
+          return;
+        }
+        if (!state.compareAndSet(current, TIDYING)) {
+          continue; // shutdownNow moved the state on meanwhile
+        }
+        timer.stopAsync();
+      }
+      if (timer.loopHasEnded() && state.compareAndSet(TIDYING, TERMINATED)) {
+        terminated.countDown();
+      }
       return;
     }
-    if (state.compareAndSet(current, TERMINATED)) {
-      timer.stop();
-      terminated.countDown();
-    } else {
-      tryTerminate(); // shutdownNow moved the state on meanwhile
+  }
+
+  /**
+   * The timer thread has ended: the executor terminates if it was waiting for that. If the thread
+   * failed, the executor shuts down at once and completes the future of every task that never ran
+   * with the failure, so that none is left hanging.
+   */
+  private void timerEnded() {
+    Throwable failure = timer.failure();
+    if (failure != null) {
+      moveTo(STOP);
+      for (Timeout timeout : timer.loop.takeUnrun()) {
+        ((ScheduledTask<?>) timeout.task()).fail(new RejectedExecutionException(
+            "the timer thread failed before the task ran: " + failure, failure));
+      }
     }
+    tryTerminate();
   }
 }

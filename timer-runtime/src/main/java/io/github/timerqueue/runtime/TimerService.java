@@ -80,7 +80,12 @@ import java.util.concurrent.locks.LockSupport;
  * A task that throws does not stop the timer thread and no other timeout is lost; the exception
  * goes to the {@linkplain #setUncaughtExceptionHandler uncaught-exception handler}. {@link #stop()}
  * ends the thread and returns the timeouts that never ran; afterwards every request to schedule or
- * re-arm is rejected.
+ * re-arm is rejected. If the timer thread itself fails (the ticker throws, or an error such as
+ * {@link OutOfMemoryError} is thrown outside a task), the service stops as if {@code stop} had
+ * been called: the failure goes to the handler, {@link #isStopped()} is {@code true}, requests
+ * are rejected, and the timeouts that never ran are marked cancelled (a later {@code stop} returns
+ * them). A {@link TimerScheduledExecutorService} on the service then shuts down and completes each
+ * of their futures with a {@link RejectedExecutionException} whose cause is the failure.
  */
 public final class TimerService {
   /** Delays are capped here (146 years) so that deadlines compare correctly by subtraction. */
@@ -99,6 +104,12 @@ public final class TimerService {
   /** Set once by {@link #stop()} (or a failure of the loop); read on every request. */
   volatile boolean stopping;
   private final AtomicBoolean stopRequested = new AtomicBoolean();
+  /** Set by the timer thread as it ends; see {@link #onLoopEnd}. */
+  private volatile boolean ended;
+  private volatile Runnable endAction;
+  /** Set before {@link #stopping} when the loop fails; see {@link #failed}. */
+  private volatile Throwable failure;
+  private final AtomicBoolean endActionRan = new AtomicBoolean();
 
   private final LongAdder armed = new LongAdder();
   private final LongAdder fired = new LongAdder();
@@ -201,12 +212,17 @@ public final class TimerService {
       return List.of();
     }
     stopping = true;
+    if (loop.thread() == null) {
+      List<Timeout> unrun = loop.sweep();
+      loopEnded();
+      return unrun;
+    }
     if (loop.onLoopThread()) {
       return loop.sweep();
     }
     LockSupport.unpark(loop.thread());
     awaitLoopEnd();
-    return loop.unrun();
+    return loop.takeUnrun();
   }
 
   /**
@@ -360,6 +376,22 @@ public final class TimerService {
     }
   }
 
+  /**
+   * The task executor refused {@code entry}'s task (or failed taking it): the task will not run.
+   * An executor's task completes exceptionally with the rejection, so that its future is never
+   * left hanging and the executor can terminate; any other task's rejection goes to the handler.
+   */
+  void handOffFailed(TimerEntry entry, Throwable failure) {
+    RejectedExecutionException rejection = failure instanceof RejectedExecutionException
+        ? (RejectedExecutionException) failure
+        : new RejectedExecutionException("the task executor failed to take " + entry, failure);
+    if (entry.task instanceof ScheduledTask) {
+      ((ScheduledTask<?>) entry.task).fail(rejection);
+    } else {
+      report(rejection);
+    }
+  }
+
   void report(Throwable failure) {
     Thread current = Thread.currentThread();
     Thread.UncaughtExceptionHandler handler = exceptionHandler;
@@ -373,10 +405,70 @@ public final class TimerService {
     }
   }
 
+  /**
+   * Asks the timer thread to stop and returns at once, never waiting for it (nor for a task it
+   * runs); {@link #onLoopEnd}'s action runs when it has ended. For the executor, which stops the
+   * timer service when its last task is done, on whichever thread that happens. A test's manual
+   * loop stops and ends here.
+   */
+  void stopAsync() {
+    if (!stopRequested.compareAndSet(false, true)) {
+      return;
+    }
+    stopping = true;
+    if (loop.thread() == null) {
+      loop.sweepAtEnd();
+      loopEnded();
+    } else {
+      LockSupport.unpark(loop.thread());
+    }
+  }
+
+  /**
+   * Sets what to run once the timer thread has ended, after it handed out the timeouts that never
+   * ran (see {@link TimerLoop#takeUnrun()}); runs it at once if the thread has ended already. Set once,
+   * by the executor that owns this service.
+   */
+  void onLoopEnd(Runnable action) {
+    endAction = action;
+    if (ended) {
+      runEndAction();
+    }
+  }
+
+  /** Whether the timer thread has ended (or, for a manual loop, the service has stopped). */
+  boolean loopHasEnded() {
+    return ended;
+  }
+
+  /** Called once, last, by the timer thread as it ends (or by {@code stop} for a manual loop). */
+  void loopEnded() {
+    ended = true;
+    if (endAction != null) {
+      runEndAction();
+    }
+  }
+
+  private void runEndAction() {
+    if (endActionRan.compareAndSet(false, true)) {
+      try {
+        endAction.run();
+      } catch (Throwable failure) {
+        report(failure);
+      }
+    }
+  }
+
   /** The loop itself failed; nothing scheduled from now on could run. */
   void failed(Throwable failure) {
+    this.failure = failure;
     stopping = true;
     report(failure);
+  }
+
+  /** What ended the timer thread, if it failed; {@code null} otherwise. */
+  Throwable failure() {
+    return failure;
   }
 
   /** Interrupts the timer thread, for shutdownNow: reaches a task running on it. */
@@ -539,8 +631,11 @@ public final class TimerService {
     /**
      * Sets the executor that runs the tasks (default: none, they run on the timer thread; see
      * "Where tasks run" in {@link TimerService}). The timer thread hands each expired timeout to
-     * it; if it rejects one, the rejection goes to the uncaught-exception handler and that task
-     * does not run.
+     * it; if it rejects one (or throws anything else from {@code execute}), that task does not
+     * run: for a {@link TimerScheduledExecutorService} its future completes exceptionally with a
+     * {@link RejectedExecutionException} (the executor's own, or one whose cause is what it
+     * threw), and for a timeout of {@link TimerService#newTimeout} that exception goes to the
+     * uncaught-exception handler.
      *
      * @param taskExecutor runs the tasks
      * @return this builder

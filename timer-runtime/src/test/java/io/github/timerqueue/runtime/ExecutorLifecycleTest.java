@@ -1,0 +1,181 @@
+package io.github.timerqueue.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.common.base.Ticker;
+import com.google.common.util.concurrent.Uninterruptibles;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The lifecycle edges of the scheduled executor on its real timer thread, where the {@code
+ * ExecutorService} contract says what must happen and a hang or a lost task is the failure: {@code
+ * Future.cancel} and {@code shutdown} never wait, a rejected hand-off or a failed timer loop
+ * completes every future, {@code shutdownNow} hands back every task that never started whatever
+ * races with it and waits for none that runs. Each test is bounded by {@link Timeout}; races are
+ * run for many rounds.
+ */
+class ExecutorLifecycleTest {
+  private static final long GENEROUS_SECONDS = 10;
+  private static final String TIMER_THREAD = "lifecycle-timer";
+
+  private final List<ExecutorService> toStop = new ArrayList<>();
+  private final List<Throwable> reported = new CopyOnWriteArrayList<>();
+
+  @AfterEach
+  void stopAll() {
+    for (ExecutorService executor : toStop) {
+      executor.shutdownNow();
+    }
+  }
+
+  private TimerService.Builder builder() {
+    return TimerService.builder()
+        .threadName(TIMER_THREAD)
+        .uncaughtExceptionHandler((thread, failure) -> reported.add(failure));
+  }
+
+  private <E extends ExecutorService> E stopLater(E executor) {
+    toStop.add(executor);
+    return executor;
+  }
+
+  /** Calls {@code action} on a new thread, so that the test can bound how long it takes. */
+  private static <T> Future<T> onAnotherThread(Callable<T> action) {
+    FutureTask<T> call = new FutureTask<>(action);
+    Thread thread = new Thread(call, "lifecycle-caller");
+    thread.setDaemon(true);
+    thread.start();
+    return call;
+  }
+
+  private static void awaitTrue(String what, BooleanSupplier condition) {
+    long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(GENEROUS_SECONDS);
+    while (!condition.getAsBoolean()) {
+      assertThat(System.nanoTime() - giveUp).as(what).isNegative();
+      Thread.onSpinWait();
+      Thread.yield();
+    }
+  }
+
+  // ---- 1: cancel after shutdown never waits ----
+
+  @Test
+  @Timeout(30)
+  void cancellingTheLastRunningTaskAfterShutdownDoesNotWaitForIt() throws Exception {
+    for (boolean interrupt : new boolean[] {false, true}) {
+      TimerScheduledExecutorService executor = stopLater(builder().buildScheduledExecutorService());
+      CountDownLatch started = new CountDownLatch(1);
+      CountDownLatch release = new CountDownLatch(1);
+      Future<?> running = executor.submit(() -> {
+        started.countDown();
+        Uninterruptibles.awaitUninterruptibly(release);
+        return null;
+      });
+      assertThat(started.await(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+      executor.shutdown();
+
+      Future<Boolean> cancel = onAnotherThread(() -> running.cancel(interrupt));
+      try {
+        assertThat(cancel.get(GENEROUS_SECONDS, TimeUnit.SECONDS))
+            .as("cancel returns while the task still runs").isTrue();
+        assertThat(executor.isTerminated()).as("the task still runs").isFalse();
+      } finally {
+        release.countDown();
+      }
+      assertThat(executor.awaitTermination(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+    }
+  }
+
+  // ---- 2: a rejected hand-off completes the future ----
+
+  @Test
+  @Timeout(30)
+  void aTaskTheTaskExecutorRejectsFailsItsFutureAndCountsTowardTermination() throws Exception {
+    ExecutorService refusing = Executors.newSingleThreadExecutor();
+    refusing.shutdown();
+    TimerScheduledExecutorService executor =
+        stopLater(builder().taskExecutor(refusing).buildScheduledExecutorService());
+
+    ScheduledFuture<?> future = executor.schedule(() -> {}, 1, TimeUnit.MILLISECONDS);
+    assertThatThrownBy(() -> future.get(GENEROUS_SECONDS, TimeUnit.SECONDS))
+        .isInstanceOf(ExecutionException.class)
+        .hasCauseInstanceOf(RejectedExecutionException.class);
+
+    executor.shutdown();
+    assertThat(executor.awaitTermination(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+  }
+
+  @Test
+  @Timeout(30)
+  void aRejectedHandOffAfterShutdownNowStillTerminates() throws Exception {
+    ExecutorService refusing = Executors.newSingleThreadExecutor();
+    refusing.shutdown();
+    TimerScheduledExecutorService executor =
+        stopLater(builder().taskExecutor(refusing).buildScheduledExecutorService());
+    ScheduledFuture<?> future = executor.schedule(() -> {}, 1, TimeUnit.MILLISECONDS);
+    awaitTrue("the hand-off was tried", future::isDone);
+
+    executor.shutdownNow();
+    assertThat(executor.awaitTermination(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+  }
+
+  // ---- 3: a failure of the timer loop completes every future ----
+
+  @Test
+  @Timeout(30)
+  void aFailedTimerLoopShutsTheExecutorDownAndCompletesEveryFuture() throws Exception {
+    AtomicBoolean broken = new AtomicBoolean();
+    IllegalStateException breakage = new IllegalStateException("the ticker broke");
+    Ticker ticker = new Ticker() {
+      @Override
+      public long read() {
+        if (broken.get() && Thread.currentThread().getName().equals(TIMER_THREAD)) {
+          throw breakage;
+        }
+        return System.nanoTime();
+      }
+    };
+    TimerScheduledExecutorService executor =
+        stopLater(builder().ticker(ticker).buildScheduledExecutorService());
+    ScheduledFuture<?> later = executor.schedule(() -> {}, 1, TimeUnit.HOURS);
+    ScheduledFuture<?> periodic =
+        executor.scheduleAtFixedRate(() -> {}, 1, 1, TimeUnit.HOURS);
+    broken.set(true);
+    ScheduledFuture<?> soon = executor.schedule(() -> {}, 5, TimeUnit.MILLISECONDS);
+
+    for (ScheduledFuture<?> future : List.of(soon, later, periodic)) {
+      assertThatThrownBy(() -> future.get(GENEROUS_SECONDS, TimeUnit.SECONDS))
+          .isInstanceOf(ExecutionException.class)
+          .hasCauseInstanceOf(RejectedExecutionException.class)
+          .hasRootCause(breakage);
+    }
+    assertThat(executor.isShutdown()).isTrue();
+    assertThat(executor.awaitTermination(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+    assertThat(reported).contains(breakage);
+    assertThatThrownBy(() -> executor.schedule(() -> {}, 1, TimeUnit.MILLISECONDS))
+        .isInstanceOf(RejectedExecutionException.class);
+  }
+}
