@@ -356,6 +356,26 @@ class ScheduledExecutorTckDelayTest extends ScheduledExecutorTckSupport {
         .isInstanceOf(ExecutionException.class).hasCause(boom);
   }
 
+  /** The TCK's {@code testGetThreadFactory}: the timer thread, which runs the tasks, is the factory's. */
+  @Strategies.Each
+  void tasksOnTheTimerThreadRunOnTheThreadTheFactoryMade(String strategy) throws Exception {
+    List<Thread> made = new CopyOnWriteArrayList<>();
+    TimerScheduledExecutorService executor = started(TimerService.builder()
+        .strategy(strategy)
+        .threadFactory(runnable -> {
+          Thread thread = new Thread(runnable, "tck-factory-thread");
+          thread.setDaemon(true);
+          made.add(thread);
+          return thread;
+        })
+        .buildScheduledExecutorService());
+
+    Future<Thread> ranOn = executor.submit(Thread::currentThread);
+
+    assertThat(made).hasSize(1);
+    assertThat(ranOn.get(LONG_MS, MILLISECONDS)).isSameAs(made.get(0));
+  }
+
   /** The TCK's {@code testNullTaskSubmission}, and the period checks of the JDK's Javadoc. */
   @EachSetup
   void nullTasksAndUnitsAndNonPositivePeriodsAreRejected(Setup setup) {
