@@ -1,5 +1,6 @@
 package io.github.timerqueue.runtime;
 
+import static java.util.concurrent.TimeUnit.MICROSECONDS;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -220,6 +221,90 @@ class ScheduledExecutorTckShutdownTest extends ScheduledExecutorTckSupport {
       assertThat(delayed).allMatch(task -> !((Future<?>) task).isCancelled());
       assertThat(executor.awaitTermination(LONG_MS, MILLISECONDS)).isTrue();
     }
+  }
+
+  /**
+   * Producers on four threads schedule and submit while {@code shutdown()} comes: each
+   * submission is either rejected or, delayed tasks running after shutdown by default, runs; no
+   * accepted task is lost, cancelled or left pending. Repeated rounds.
+   */
+  @EachSetup
+  void submissionsRacingWithShutdownAreEitherRejectedOrRun(Setup setup) throws Exception {
+    for (int round = 0; round < 10; round++) {
+      TimerScheduledExecutorService executor = start(setup);
+      List<Future<?>> accepted = submitFromFourThreadsUntilRejected(executor, executor::shutdown);
+
+      assertThat(executor.awaitTermination(LONG_MS, MILLISECONDS)).as("round %d", round).isTrue();
+      for (Future<?> future : accepted) {
+        assertThat(future.isDone()).as("round %d: accepted and done", round).isTrue();
+        assertThat(future.isCancelled()).as("round %d: accepted and run", round).isFalse();
+      }
+    }
+  }
+
+  /**
+   * As above with {@code shutdownNow()}: each accepted task either ran or is among those it
+   * returns, never both, never neither.
+   */
+  @EachSetup
+  void submissionsRacingWithShutdownNowEitherRunOrAreReturned(Setup setup) throws Exception {
+    for (int round = 0; round < 10; round++) {
+      TimerScheduledExecutorService executor = start(setup);
+      List<List<Runnable>> returned = new CopyOnWriteArrayList<>();
+      List<Future<?>> accepted = submitFromFourThreadsUntilRejected(
+          executor, () -> returned.add(executor.shutdownNow()));
+
+      assertThat(executor.awaitTermination(LONG_MS, MILLISECONDS)).as("round %d", round).isTrue();
+      List<Runnable> notStarted = returned.get(0);
+      for (Future<?> future : accepted) {
+        boolean ran = future.isDone() && !future.isCancelled();
+        assertThat(ran ^ notStarted.contains(future))
+            .as("round %d: %s ran, or was returned, and not both", round, future).isTrue();
+      }
+    }
+  }
+
+  /**
+   * Runs four producers that schedule and submit tasks due within a millisecond (at most 500
+   * each before the stop) until they are rejected, calls {@code stop} once they are under way,
+   * and returns the futures of the accepted tasks.
+   */
+  private static List<Future<?>> submitFromFourThreadsUntilRejected(
+      TimerScheduledExecutorService executor, Runnable stop) throws InterruptedException {
+    List<Future<?>> accepted = new CopyOnWriteArrayList<>();
+    CountDownLatch underWay = new CountDownLatch(4);
+    List<Thread> producers = new ArrayList<>();
+    for (int p = 0; p < 4; p++) {
+      Thread producer = new Thread(() -> {
+        for (int i = 0; ; i++) {
+          if (i == 20) {
+            underWay.countDown();
+          }
+          while (i >= 500 && !executor.isShutdown()) {
+            Thread.yield(); // enough: wait for the stop, then be rejected
+          }
+          try {
+            switch (i % 3) {
+              case 0 -> accepted.add(executor.schedule(() -> {}, i % 1_000, MICROSECONDS));
+              case 1 -> accepted.add(executor.submit(() -> "submitted"));
+              default -> accepted.add(executor.schedule(() -> "called", 0, MILLISECONDS));
+            }
+          } catch (RejectedExecutionException e) {
+            underWay.countDown();
+            return;
+          }
+        }
+      });
+      producer.start();
+      producers.add(producer);
+    }
+    await(underWay);
+    stop.run();
+    for (Thread producer : producers) {
+      producer.join(LONG_MS);
+      assertThat(producer.isAlive()).as("a producer still not rejected").isFalse();
+    }
+    return accepted;
   }
 
   static Stream<Arguments> setupsAndPolicies() {
