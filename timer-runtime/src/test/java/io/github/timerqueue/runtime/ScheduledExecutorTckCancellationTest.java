@@ -30,12 +30,13 @@ class ScheduledExecutorTckCancellationTest extends ScheduledExecutorTckSupport {
   @EachSetup
   void aTaskCancelledBeforeItsTimeNeverRunsAndIsNoLongerPending(Setup setup) throws Exception {
     TimerScheduledExecutorService executor = start(setup);
+    long soon = 5 * SHORT_MS; // long enough for the cancels to come first
     AtomicInteger runs = new AtomicInteger();
     List<ScheduledFuture<?>> futures = List.of(
-        executor.schedule(runs::incrementAndGet, SHORT_MS, MILLISECONDS),
-        executor.schedule(() -> runs.incrementAndGet(), SHORT_MS, MILLISECONDS),
-        executor.scheduleAtFixedRate(runs::incrementAndGet, SHORT_MS, 1, MILLISECONDS),
-        executor.scheduleWithFixedDelay(runs::incrementAndGet, SHORT_MS, 1, MILLISECONDS),
+        executor.schedule(runs::incrementAndGet, soon, MILLISECONDS),
+        executor.schedule(() -> runs.incrementAndGet(), soon, MILLISECONDS),
+        executor.scheduleAtFixedRate(runs::incrementAndGet, soon, 1, MILLISECONDS),
+        executor.scheduleWithFixedDelay(runs::incrementAndGet, soon, 1, MILLISECONDS),
         executor.schedule(runs::incrementAndGet, NEVER_MS, MILLISECONDS));
 
     for (ScheduledFuture<?> future : futures) {
@@ -49,7 +50,7 @@ class ScheduledExecutorTckCancellationTest extends ScheduledExecutorTckSupport {
           .isInstanceOf(CancellationException.class);
     }
     assertThat(executor.stats().pending()).as("removed at once, as README promises").isZero();
-    Thread.sleep(2 * SHORT_MS);
+    Thread.sleep(soon + SHORT_MS);
     assertThat(runs).hasValue(0);
     executor.shutdown();
     assertThat(executor.awaitTermination(LONG_MS, MILLISECONDS))
