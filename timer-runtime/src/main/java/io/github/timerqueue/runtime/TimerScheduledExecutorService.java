@@ -292,12 +292,17 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
     if (current == RUNNING) {
       return true;
     }
-    if (current != SHUTDOWN) {
-      return false;
-    }
+    return current == SHUTDOWN
+        && runsAfterShutdown(task, continueExistingPeriodicTasksAfterShutdown,
+            executeExistingDelayedTasksAfterShutdown, shutdownTime);
+  }
+
+  /** Whether {@code task} may still run after {@code shutdown} under the given policies. */
+  private static boolean runsAfterShutdown(
+      ScheduledTask<?> task, boolean keepPeriodic, boolean keepDelayed, long shutdownTime) {
     return task.isPeriodic()
-        ? continueExistingPeriodicTasksAfterShutdown
-        : executeExistingDelayedTasksAfterShutdown || task.deadline() - shutdownTime <= 0;
+        ? keepPeriodic
+        : keepDelayed || task.deadline() - shutdownTime <= 0;
   }
 
   void rearm(ScheduledTask<?> task, long deadline) {
@@ -316,7 +321,8 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
       return;
     }
     if (!canRun(task)) {
-      task.cancel(false); // shut down while we re-armed; cancelling removes the timer again
+      // Shut down while we re-armed: cancel unless shutdownNow took the task back meanwhile.
+      task.cancelWaiting();
     }
   }
 
@@ -342,7 +348,9 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
       throw e;
     }
     if (!canRun(task)) {
-      task.cancel(false); // shut down while we armed it
+      // Shut down while we armed it: cancel it unless shutdownNow took it back meanwhile, as
+      // ScheduledThreadPoolExecutor cancels only what it can still remove from its queue.
+      task.cancelWaiting();
     }
     return task;
   }
@@ -351,10 +359,23 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
     return Math.min(unit.toNanos(period), TimerService.MAX_DELAY_NANOS);
   }
 
+  /**
+   * Cancels, on the timer thread, the pending tasks that the shutdown policies do not let run. The
+   * policies are read here, when shutdown (or a policy change) happens, not when the timer thread
+   * gets to it: a {@code shutdownNow} in between must find the delayed tasks that this shutdown
+   * lets run, and hand them back, rather than have this visit cancel them because the state has
+   * moved on to STOP. A task only leaves the timer queue cancelled if it was still pending there.
+   */
   private void applyShutdownPolicies() {
+    boolean keepPeriodic = continueExistingPeriodicTasksAfterShutdown;
+    boolean keepDelayed = executeExistingDelayedTasksAfterShutdown;
+    long shutdownAt = shutdownTime;
     timer.loop.visitPending(task -> {
-      if (task instanceof ScheduledTask && !canRun((ScheduledTask<?>) task)) {
-        ((ScheduledTask<?>) task).cancel(false);
+      if (task instanceof ScheduledTask) {
+        ScheduledTask<?> scheduled = (ScheduledTask<?>) task;
+        if (!runsAfterShutdown(scheduled, keepPeriodic, keepDelayed, shutdownAt)) {
+          scheduled.cancelWaiting();
+        }
       }
     });
   }

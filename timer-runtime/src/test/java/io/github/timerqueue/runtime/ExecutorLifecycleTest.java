@@ -178,4 +178,56 @@ class ExecutorLifecycleTest {
     assertThatThrownBy(() -> executor.schedule(() -> {}, 1, TimeUnit.MILLISECONDS))
         .isInstanceOf(RejectedExecutionException.class);
   }
+
+  // ---- 4: shutdownNow returns every task that never started, whatever raced with it ----
+
+  @Test
+  @Timeout(60)
+  void shutdownThenShutdownNowReturnsEveryDelayedTask() throws Exception {
+    int tasks = 20;
+    for (int round = 0; round < 400; round++) {
+      TimerScheduledExecutorService executor = builder().buildScheduledExecutorService();
+      List<ScheduledFuture<?>> scheduled = new ArrayList<>();
+      for (int i = 0; i < tasks; i++) {
+        scheduled.add(executor.schedule(() -> {}, 1, TimeUnit.HOURS));
+      }
+      executor.shutdown();
+      List<Runnable> notStarted = executor.shutdownNow();
+      assertThat(new ArrayList<Object>(notStarted)).as("round %d", round)
+          .containsExactlyInAnyOrderElementsOf(scheduled);
+      assertThat(executor.awaitTermination(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void shutdownNowRacingShutdownFromManyThreadsReturnsEveryDelayedTask() throws Exception {
+    int threads = 8;
+    int tasks = 250;
+    for (int round = 0; round < 40; round++) {
+      TimerScheduledExecutorService executor = builder().buildScheduledExecutorService();
+      for (int i = 0; i < tasks; i++) {
+        executor.schedule(() -> {}, 1, TimeUnit.HOURS);
+      }
+      CyclicBarrier start = new CyclicBarrier(threads);
+      List<Future<List<Runnable>>> calls = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        boolean now = t % 2 == 0;
+        calls.add(onAnotherThread(() -> {
+          start.await();
+          if (now) {
+            return executor.shutdownNow();
+          }
+          executor.shutdown();
+          return List.of();
+        }));
+      }
+      int returned = 0;
+      for (Future<List<Runnable>> call : calls) {
+        returned += call.get(GENEROUS_SECONDS, TimeUnit.SECONDS).size();
+      }
+      assertThat(returned).as("round %d", round).isEqualTo(tasks);
+      assertThat(executor.awaitTermination(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+    }
+  }
 }
