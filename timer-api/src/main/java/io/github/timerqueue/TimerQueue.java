@@ -150,7 +150,9 @@ public interface TimerQueue<T> {
   /**
    * Moves the clock to {@code now} and hands at most {@code limit} of the timers that are to fire to
    * {@code onExpired}, each exactly once; the others stay pending and due, to be handed out by the
-   * next {@code advance}.
+   * next {@code advance}. Only timers handed over count toward {@code limit}: if this method returns
+   * fewer than {@code limit}, no timer that it was to fire is left pending, whatever the handler
+   * cancelled or re-armed, so the only timers still due afterwards are those the handler armed.
    *
    * <p>The clock never moves backwards: if {@code now} is earlier than {@link #now()} the clock
    * stays, but timers that are due still fire. The clock is moved before the first timer is handed
