@@ -204,7 +204,8 @@ class ScheduledExecutorTckInvokeTest extends ScheduledExecutorTckSupport {
     eventually("every task that started is interrupted",
         () -> interrupted.get() == started.get());
     eventually("nothing pending", () -> executor.stats().pending() == 0);
-    assertThat(started.get()).isBetween(1, setup.threads());
+    assertThat(started.get()).as("tasks that found a thread before the timeout")
+        .isBetween(0, setup.threads());
   }
 
   /**
