@@ -42,6 +42,12 @@ class ScheduledExecutorTckInterruptTest extends ScheduledExecutorTckSupport {
     assertThatThrownBy(() -> later.get(-1, MILLISECONDS)).isInstanceOf(TimeoutException.class);
     assertThat(later.isDone()).as("the timeout leaves the task alone").isFalse();
     assertThat(later.cancel(false)).isTrue();
+
+    ScheduledFuture<?> periodic = executor.scheduleAtFixedRate(() -> {}, 0, 1, MILLISECONDS);
+    assertThatThrownBy(() -> periodic.get(SHORT_MS, MILLISECONDS))
+        .as("a periodic task completes only by failing or being cancelled")
+        .isInstanceOf(TimeoutException.class);
+    assertThat(periodic.cancel(false)).isTrue();
   }
 
   /** The TCK's {@code checkTimedGet}: a timed get of a done task returns at once. */

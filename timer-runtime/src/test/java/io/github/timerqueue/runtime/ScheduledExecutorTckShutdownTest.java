@@ -41,6 +41,7 @@ class ScheduledExecutorTckShutdownTest extends ScheduledExecutorTckSupport {
     CountDownLatch release = releasedAtEnd();
     assertThat(executor.isShutdown()).isFalse();
     assertThat(executor.isTerminated()).isFalse();
+    assertThat(executor.awaitTermination(1, MILLISECONDS)).as("not even shut down").isFalse();
     executor.execute(() -> {
       started.countDown();
       awaitIgnoringInterrupts(release);
