@@ -187,7 +187,9 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
     List<Runnable> tasks = new ArrayList<>(unrun.size());
     for (Timeout timeout : unrun) {
       ScheduledTask<?> task = (ScheduledTask<?>) timeout.task();
-      tasks.add(task);
+      if (!task.isDone()) { // not a periodic task cancelled while it re-armed
+        tasks.add(task);
+      }
       taskDone(task);
     }
     tryTerminate();
@@ -318,6 +320,13 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
       } else {
         task.fail(e); // the timer service's limit on pending timeouts
       }
+      return;
+    }
+    if (task.isDone()) {
+      // Cancelled while we re-armed: its cancel found the timeout expired, not pending, and left
+      // it. Both sides write (the future's state, the timeout's) before reading the other's, so
+      // either that cancel removed the new arming or we see the future done and remove it now.
+      task.timeout.cancel();
       return;
     }
     if (!canRun(task)) {

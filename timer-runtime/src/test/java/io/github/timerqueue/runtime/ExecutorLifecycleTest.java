@@ -230,4 +230,60 @@ class ExecutorLifecycleTest {
       assertThat(executor.awaitTermination(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
     }
   }
+
+  // ---- 5: a periodic task cancelled while it re-arms is removed at once ----
+
+  @Test
+  @Timeout(30)
+  void aFixedDelayTaskCancelledBetweenItsRunAndItsReArmingIsRemovedAtOnce() throws Exception {
+    // The timer thread reads the ticker between the end of a fixed-delay run and the re-arming
+    // (the next deadline counts from the end of the run): the ticker holds it there.
+    AtomicBoolean holdNextRead = new AtomicBoolean();
+    CountDownLatch held = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Ticker ticker = new Ticker() {
+      @Override
+      public long read() {
+        if (Thread.currentThread().getName().equals(TIMER_THREAD)
+            && holdNextRead.compareAndSet(true, false)) {
+          held.countDown();
+          Uninterruptibles.awaitUninterruptibly(release);
+        }
+        return System.nanoTime();
+      }
+    };
+    TimerScheduledExecutorService executor =
+        stopLater(builder().ticker(ticker).buildScheduledExecutorService());
+    ScheduledFuture<?> periodic = executor.scheduleWithFixedDelay(
+        () -> holdNextRead.set(true), 0, 1, TimeUnit.HOURS);
+    assertThat(held.await(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+
+    assertThat(periodic.cancel(false)).isTrue();
+    release.countDown();
+
+    awaitTrue("the cancelled task's timer is gone", () -> executor.stats().pending() == 0);
+    assertThat(executor.shutdownNow()).as("a cancelled task is not handed back").isEmpty();
+  }
+
+  @Test
+  @Timeout(60)
+  void aPeriodicTaskCancelledWhileItReArmsIsNotPendingAgain() throws Exception {
+    TimerScheduledExecutorService executor = stopLater(builder().buildScheduledExecutorService());
+    for (int round = 0; round < 3_000; round++) {
+      AtomicBoolean ran = new AtomicBoolean();
+      ScheduledFuture<?> periodic =
+          executor.scheduleAtFixedRate(() -> ran.set(true), 0, 1, TimeUnit.HOURS);
+      while (!ran.get()) {
+        Thread.onSpinWait();
+      }
+      for (int spins = ThreadLocalRandom.current().nextInt(200); spins > 0; spins--) {
+        Thread.onSpinWait();
+      }
+      assertThat(periodic.cancel(false)).isTrue();
+      int currentRound = round;
+      awaitTrue("round " + currentRound + ": the cancelled task's timer is gone",
+          () -> executor.stats().pending() == 0);
+    }
+    assertThat(executor.shutdownNow()).isEmpty();
+  }
 }
