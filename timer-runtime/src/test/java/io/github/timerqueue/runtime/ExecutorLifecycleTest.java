@@ -286,4 +286,44 @@ class ExecutorLifecycleTest {
     }
     assertThat(executor.shutdownNow()).isEmpty();
   }
+
+  // ---- 7: shutdownNow takes back the tasks handed to the task executor but not started ----
+
+  @Test
+  @Timeout(30)
+  void shutdownNowReturnsTheTasksWaitingInTheTaskExecutorAndInterruptsTheRunningOnes()
+      throws Exception {
+    ThreadPoolExecutor pool = (ThreadPoolExecutor) Executors.newFixedThreadPool(2);
+    try {
+      TimerScheduledExecutorService executor =
+          stopLater(builder().taskExecutor(pool).buildScheduledExecutorService());
+      CountDownLatch started = new CountDownLatch(2);
+      CountDownLatch interrupted = new CountDownLatch(2);
+      AtomicInteger runs = new AtomicInteger();
+      for (int i = 0; i < 5; i++) {
+        executor.schedule(() -> {
+          runs.incrementAndGet();
+          started.countDown();
+          try {
+            Thread.sleep(TimeUnit.MINUTES.toMillis(5));
+          } catch (InterruptedException e) {
+            interrupted.countDown();
+          }
+        }, 0, TimeUnit.MILLISECONDS);
+      }
+      assertThat(started.await(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+      awaitTrue("three tasks wait in the pool", () -> pool.getQueue().size() == 3);
+
+      List<Runnable> notStarted = executor.shutdownNow();
+
+      assertThat(notStarted).hasSize(3);
+      assertThat(interrupted.await(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+      assertThat(executor.awaitTermination(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+      pool.shutdown();
+      assertThat(pool.awaitTermination(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+      assertThat(runs).as("the returned tasks never run").hasValue(2);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
 }
