@@ -117,10 +117,13 @@ final class TimerEntry extends Request implements Timeout, Runnable {
     return state((long) STAMP.getVolatile(this)) == CANCELLED;
   }
 
-  /** Runs the task; the service hands the entry to its task executor as a {@link Runnable}. */
+  /**
+   * Runs the task, unless {@link TimerService#stop()} took it back first; the service hands the
+   * entry to its task executor as a {@link Runnable}.
+   */
   @Override
   public void run() {
-    service.runTask(this);
+    service.loop.runHandedOff(this);
   }
 
   @Override
@@ -175,6 +178,21 @@ final class TimerEntry extends Request implements Timeout, Runnable {
   boolean takeUnrun() {
     long before = lock();
     if (state(before) != PENDING) {
+      unlockTo(before & ARMING_MASK);
+      return false;
+    }
+    unlockTo((before & ARMING_MASK & ~STATE_MASK) | CANCELLED);
+    return true;
+  }
+
+  /**
+   * Marks an expired timeout whose task was handed to the task executor but never started as
+   * cancelled, for {@link TimerService#stop()}; returns whether it was still expired (not re-armed
+   * or taken since).
+   */
+  boolean takeBack() {
+    long before = lock();
+    if (state(before) != EXPIRED) {
       unlockTo(before & ARMING_MASK);
       return false;
     }

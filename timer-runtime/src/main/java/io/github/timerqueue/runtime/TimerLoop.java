@@ -7,6 +7,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -48,6 +49,8 @@ final class TimerLoop {
    * requests are applied.
    */
   static final int REQUEST_BATCH = 1 << 12;
+  /** In {@link #handedOff}: handed to the task executor, not started. */
+  private static final Object WAITING = new Object();
   /** Most timers fired per turn, so that requests (cancellations) are applied in between. */
   static final int FIRE_BATCH = 1 << 12;
   /** How long a held-back producer sleeps before it looks again whether the thread caught up. */
@@ -81,6 +84,13 @@ final class TimerLoop {
   private final RequestQueue requests =
       new RequestQueue(RequestQueue.lanesFor(Runtime.getRuntime().availableProcessors()));
   private final Consumer<TimerHandle<TimerEntry>> fire = this::fire;
+  /**
+   * With a task executor, the tasks handed to it that have not finished: {@link #WAITING} until
+   * one starts, then the thread running it. {@link #sweep()} takes the waiting ones back, so that
+   * {@code stop} returns them and they never run, and {@link #interruptRunningTasks()} reaches the
+   * running ones. {@code null} without a task executor.
+   */
+  private final ConcurrentHashMap<TimerEntry, Object> handedOff;
   /**
    * The timer thread, or {@code null} when a test drives the loop with {@link #turn()}; set once,
    * before the thread starts, and volatile so that producers see it however the service was shared.
@@ -119,6 +129,7 @@ final class TimerLoop {
     this.startTime = queue.now();
     this.resolution = resolution;
     this.taskExecutor = taskExecutor;
+    this.handedOff = taskExecutor == null ? null : new ConcurrentHashMap<>();
   }
 
   void bind(Thread thread) {
@@ -365,10 +376,13 @@ final class TimerLoop {
         Thread.interrupted(); // an interrupt meant for this task must not reach the next one
       }
     } else {
+      handedOff.put(entry, WAITING);
       try {
         taskExecutor.execute(entry);
       } catch (Throwable rejected) {
-        service.handOffFailed(entry, rejected);
+        if (handedOff.remove(entry, WAITING)) { // else stop took it back: it is in stop's list
+          service.handOffFailed(entry, rejected);
+        }
       }
     }
   }
@@ -461,7 +475,56 @@ final class TimerLoop {
         taken.add(entry);
       }
     }
+    if (handedOff != null) {
+      for (TimerEntry entry : handedOff.keySet()) {
+        // Claimed here, it never starts (runHandedOff finds it gone); one re-armed since its
+        // hand-off was taken above as pending, and is not listed twice.
+        if (handedOff.remove(entry, WAITING) && entry.takeBack()) {
+          taken.add(entry);
+        }
+      }
+    }
     return taken;
+  }
+
+  /**
+   * Runs a task the task executor took, unless {@link #sweep()} took it back first; the runner is
+   * recorded meanwhile, so that {@link #interruptRunningTasks()} reaches it.
+   */
+  void runHandedOff(TimerEntry entry) {
+    if (handedOff == null) {
+      service.runTask(entry);
+      return;
+    }
+    Thread runner = Thread.currentThread();
+    // Once stopping, a task that has not started never does: stop takes it back (or has).
+    if (service.stopping || !handedOff.replace(entry, WAITING, runner)) {
+      return;
+    }
+    try {
+      service.runTask(entry);
+    } finally {
+      // Unless the task re-armed itself and was handed over again meanwhile (WAITING again).
+      handedOff.remove(entry, runner);
+    }
+  }
+
+  /**
+   * Interrupts the threads running tasks: the timer thread (harmless if it runs none: it clears
+   * the interrupt before it sleeps) and the task executor's threads running this service's tasks.
+   */
+  void interruptRunningTasks() {
+    Thread timerThread = thread;
+    if (timerThread != null) {
+      timerThread.interrupt();
+    }
+    if (handedOff != null) {
+      for (Object runner : handedOff.values()) {
+        if (runner instanceof Thread) {
+          ((Thread) runner).interrupt();
+        }
+      }
+    }
   }
 
   /** Sweeps as the loop ends, keeping what it took for {@link #takeUnrun()}. */

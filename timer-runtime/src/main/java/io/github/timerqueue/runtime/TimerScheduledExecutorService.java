@@ -44,11 +44,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *       #setContinueExistingPeriodicTasksAfterShutdownPolicy} change that, as in {@link
  *       ScheduledThreadPoolExecutor}. The service terminates when no task is left; the timer
  *       service stops then.
- *   <li>{@link #shutdownNow()} interrupts a task running on the timer thread and returns the tasks
- *       that had not started. Because the timer thread owns the queue of timers, it collects them
- *       when its running task returns: with tasks on the timer thread, {@code shutdownNow} waits for
- *       that task (after interrupting it). With a task executor, the timer thread never runs tasks
- *       and nothing is waited for, but tasks running on that executor are not interrupted.
+ *   <li>{@link #shutdownNow()} interrupts the running tasks (on the timer thread or on the task
+ *       executor) and returns the tasks that had not started, those handed to the task executor
+ *       and still waiting there included; those never run. Because the timer thread owns the queue
+ *       of timers, it collects them when its running task returns: with tasks on the timer thread,
+ *       {@code shutdownNow} waits for that task (after interrupting it).
  * </ul>
  *
  * <p>Tasks that throw complete their futures exceptionally, as with any {@code ExecutorService};
@@ -184,10 +184,15 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
     moveTo(STOP);
     timer.interruptTimerThread();
     List<Timeout> unrun = timer.stop();
+    // After stop, which took back the tasks waiting in the task executor: interrupted earlier,
+    // its threads would have started some of them.
+    timer.interruptRunningTasks();
     List<Runnable> tasks = new ArrayList<>(unrun.size());
     for (Timeout timeout : unrun) {
       ScheduledTask<?> task = (ScheduledTask<?>) timeout.task();
-      tasks.add(task);
+      if (!task.isDone()) { // not a periodic task cancelled while it re-armed
+        tasks.add(task);
+      }
       taskDone(task);
     }
     tryTerminate();
@@ -318,6 +323,13 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
       } else {
         task.fail(e); // the timer service's limit on pending timeouts
       }
+      return;
+    }
+    if (task.isDone()) {
+      // Cancelled while we re-armed: its cancel found the timeout expired, not pending, and left
+      // it. Both sides write (the future's state, the timeout's) before reading the other's, so
+      // either that cancel removed the new arming or we see the future done and remove it now.
+      task.timeout.cancel();
       return;
     }
     if (!canRun(task)) {

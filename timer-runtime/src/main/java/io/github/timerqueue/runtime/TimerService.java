@@ -189,7 +189,10 @@ public final class TimerService {
 
   /**
    * Stops the timer thread and returns the timeouts that never ran; they are marked cancelled,
-   * but their tasks' {@link TimerTask#cancelled cancelled} callbacks are not called. Tasks that are
+   * but their tasks' {@link TimerTask#cancelled cancelled} callbacks are not called. With a
+   * {@linkplain Builder#taskExecutor task executor}, they include the expired timeouts whose tasks
+   * were handed to it but had not started: those tasks never run (the executor finds them taken
+   * back when it gets to them). Tasks that are
    * already running, or due in the turn the timer thread is in, may still finish before this method
    * returns; it waits for the timer thread to end. After it, every request to schedule or re-arm
    * is rejected with {@link RejectedExecutionException}.
@@ -477,6 +480,11 @@ public final class TimerService {
     if (thread != null) {
       thread.interrupt();
     }
+  }
+
+  /** Interrupts the threads running tasks, for shutdownNow; see {@link TimerLoop}. */
+  void interruptRunningTasks() {
+    loop.interruptRunningTasks();
   }
 
   private void awaitLoopEnd() {

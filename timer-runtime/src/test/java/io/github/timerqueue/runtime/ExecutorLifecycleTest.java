@@ -230,4 +230,100 @@ class ExecutorLifecycleTest {
       assertThat(executor.awaitTermination(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
     }
   }
+
+  // ---- 5: a periodic task cancelled while it re-arms is removed at once ----
+
+  @Test
+  @Timeout(30)
+  void aFixedDelayTaskCancelledBetweenItsRunAndItsReArmingIsRemovedAtOnce() throws Exception {
+    // The timer thread reads the ticker between the end of a fixed-delay run and the re-arming
+    // (the next deadline counts from the end of the run): the ticker holds it there.
+    AtomicBoolean holdNextRead = new AtomicBoolean();
+    CountDownLatch held = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Ticker ticker = new Ticker() {
+      @Override
+      public long read() {
+        if (Thread.currentThread().getName().equals(TIMER_THREAD)
+            && holdNextRead.compareAndSet(true, false)) {
+          held.countDown();
+          Uninterruptibles.awaitUninterruptibly(release);
+        }
+        return System.nanoTime();
+      }
+    };
+    TimerScheduledExecutorService executor =
+        stopLater(builder().ticker(ticker).buildScheduledExecutorService());
+    ScheduledFuture<?> periodic = executor.scheduleWithFixedDelay(
+        () -> holdNextRead.set(true), 0, 1, TimeUnit.HOURS);
+    assertThat(held.await(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+
+    assertThat(periodic.cancel(false)).isTrue();
+    release.countDown();
+
+    awaitTrue("the cancelled task's timer is gone", () -> executor.stats().pending() == 0);
+    assertThat(executor.shutdownNow()).as("a cancelled task is not handed back").isEmpty();
+  }
+
+  @Test
+  @Timeout(60)
+  void aPeriodicTaskCancelledWhileItReArmsIsNotPendingAgain() throws Exception {
+    TimerScheduledExecutorService executor = stopLater(builder().buildScheduledExecutorService());
+    for (int round = 0; round < 3_000; round++) {
+      AtomicBoolean ran = new AtomicBoolean();
+      ScheduledFuture<?> periodic =
+          executor.scheduleAtFixedRate(() -> ran.set(true), 0, 1, TimeUnit.HOURS);
+      while (!ran.get()) {
+        Thread.onSpinWait();
+      }
+      for (int spins = ThreadLocalRandom.current().nextInt(200); spins > 0; spins--) {
+        Thread.onSpinWait();
+      }
+      assertThat(periodic.cancel(false)).isTrue();
+      int currentRound = round;
+      awaitTrue("round " + currentRound + ": the cancelled task's timer is gone",
+          () -> executor.stats().pending() == 0);
+    }
+    assertThat(executor.shutdownNow()).isEmpty();
+  }
+
+  // ---- 7: shutdownNow takes back the tasks handed to the task executor but not started ----
+
+  @Test
+  @Timeout(30)
+  void shutdownNowReturnsTheTasksWaitingInTheTaskExecutorAndInterruptsTheRunningOnes()
+      throws Exception {
+    ThreadPoolExecutor pool = (ThreadPoolExecutor) Executors.newFixedThreadPool(2);
+    try {
+      TimerScheduledExecutorService executor =
+          stopLater(builder().taskExecutor(pool).buildScheduledExecutorService());
+      CountDownLatch started = new CountDownLatch(2);
+      CountDownLatch interrupted = new CountDownLatch(2);
+      AtomicInteger runs = new AtomicInteger();
+      for (int i = 0; i < 5; i++) {
+        executor.schedule(() -> {
+          runs.incrementAndGet();
+          started.countDown();
+          try {
+            Thread.sleep(TimeUnit.MINUTES.toMillis(5));
+          } catch (InterruptedException e) {
+            interrupted.countDown();
+          }
+        }, 0, TimeUnit.MILLISECONDS);
+      }
+      assertThat(started.await(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+      awaitTrue("three tasks wait in the pool", () -> pool.getQueue().size() == 3);
+
+      List<Runnable> notStarted = executor.shutdownNow();
+
+      assertThat(notStarted).hasSize(3);
+      assertThat(interrupted.await(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+      assertThat(executor.awaitTermination(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+      pool.shutdown();
+      assertThat(pool.awaitTermination(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+      assertThat(runs).as("the returned tasks never run").hasValue(2);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
 }
