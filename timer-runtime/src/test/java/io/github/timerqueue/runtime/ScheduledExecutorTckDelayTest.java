@@ -228,12 +228,15 @@ class ScheduledExecutorTckDelayTest extends ScheduledExecutorTckSupport {
     far.add(executor.scheduleWithFixedDelay(
         () -> {}, Long.MAX_VALUE, Long.MAX_VALUE, MILLISECONDS));
 
-    Future<String> near = executor.schedule(() -> "near", 1, MILLISECONDS);
+    ScheduledFuture<String> near = executor.schedule(() -> "near", 1, MILLISECONDS);
+    ScheduledFuture<?> past = executor.schedule(() -> {}, Long.MIN_VALUE, NANOSECONDS);
 
     assertThat(near.get(LONG_MS, MILLISECONDS)).isEqualTo("near");
     for (ScheduledFuture<?> future : far) {
       assertThat(future.getDelay(TimeUnit.DAYS)).as("about 146 years")
           .isGreaterThan(365L * 100);
+      assertThat(future.compareTo(past)).as("no overflow between the ends").isPositive();
+      assertThat(past.compareTo(future)).isNegative();
       assertThat(future.isDone()).isFalse();
       assertThat(future.cancel(false)).isTrue();
     }

@@ -6,6 +6,7 @@ import static java.util.concurrent.TimeUnit.NANOSECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -20,6 +21,8 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -498,6 +501,34 @@ class ScheduledExecutorTckShutdownTest extends ScheduledExecutorTckSupport {
     assertThat(shutsDownNow.get(LONG_MS, MILLISECONDS)).containsExactly((Runnable) delayed);
     assertThat(executor.awaitTermination(LONG_MS, MILLISECONDS)).isTrue();
     assertThat(delayed.isDone()).isFalse();
+  }
+
+  /**
+   * {@code ExecutorService.close()} (Java 19 on, a default method): shuts down, waits for the
+   * delayed tasks {@code shutdown()} lets run, and returns terminated; interrupted while it waits,
+   * it stops at once with {@code shutdownNow()} and keeps the interrupt. Called reflectively, as
+   * the library compiles for Java 17.
+   */
+  @EachSetup
+  @EnabledForJreRange(min = JRE.JAVA_19)
+  void closeWaitsForTheDelayedTasksAndStopsAtOnceWhenInterrupted(Setup setup) throws Exception {
+    Method close = ExecutorService.class.getMethod("close");
+    TimerScheduledExecutorService executor = start(setup);
+    ScheduledFuture<?> delayed = executor.schedule(() -> {}, SHORT_MS, MILLISECONDS);
+
+    close.invoke(executor);
+
+    assertThat(executor.isTerminated()).isTrue();
+    assertThat(delayed.isDone()).isTrue();
+    assertThat(delayed.isCancelled()).isFalse();
+
+    TimerScheduledExecutorService interrupted = start(setup);
+    ScheduledFuture<?> never = interrupted.schedule(() -> {}, NEVER_MS, MILLISECONDS);
+    Thread.currentThread().interrupt();
+    close.invoke(interrupted);
+    assertThat(Thread.interrupted()).as("close keeps the interrupt").isTrue();
+    assertThat(interrupted.isTerminated()).isTrue();
+    assertThat(never.isDone()).as("handed back by shutdownNow, not run").isFalse();
   }
 
   /**
