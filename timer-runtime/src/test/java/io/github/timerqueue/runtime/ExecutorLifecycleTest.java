@@ -326,4 +326,34 @@ class ExecutorLifecycleTest {
       pool.shutdownNow();
     }
   }
+
+  // ---- 8: shutdownNow does not wait for a running task ----
+
+  @Test
+  @Timeout(30)
+  void shutdownNowDoesNotWaitForATaskThatIgnoresInterrupts() throws Exception {
+    TimerScheduledExecutorService executor = stopLater(builder().buildScheduledExecutorService());
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    executor.execute(() -> {
+      started.countDown();
+      Uninterruptibles.awaitUninterruptibly(release);
+    });
+    ScheduledFuture<?> delayed = executor.schedule(() -> {}, 1, TimeUnit.HOURS);
+    assertThat(started.await(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+
+    Future<List<Runnable>> shutdownNow = onAnotherThread(executor::shutdownNow);
+    try {
+      assertThat(new ArrayList<Object>(shutdownNow.get(GENEROUS_SECONDS, TimeUnit.SECONDS)))
+          .containsExactly(delayed);
+      assertThat(executor.isShutdown()).isTrue();
+      assertThat(executor.awaitTermination(20, TimeUnit.MILLISECONDS))
+          .as("the task still runs").isFalse();
+    } catch (TimeoutException e) {
+      throw new AssertionError("shutdownNow waited for the running task", e);
+    } finally {
+      release.countDown();
+    }
+    assertThat(executor.awaitTermination(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+  }
 }
