@@ -55,6 +55,8 @@ final class TimerLoop {
   static final int FIRE_BATCH = 1 << 12;
   /** How long a held-back producer sleeps before it looks again whether the thread caught up. */
   static final long THROTTLE_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+  /** How often a stopping thread looks again whether it can sweep; see {@link #awaitSweep}. */
+  private static final long SWEEP_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
   /** The longest a producer waits in {@link #throttle} for the timer thread to catch up. */
   static final long MAX_THROTTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -65,11 +67,18 @@ final class TimerLoop {
    */
   private static final long HORIZON_NANOS = Long.MAX_VALUE >>> 1;
 
+  private static final int WORKING = 0;
+  private static final int IN_TASK = 1;
+  private static final int LENT = 2;
+
   private static final VarHandle WAKE_AT;
+  private static final VarHandle PHASE;
 
   static {
     try {
-      WAKE_AT = MethodHandles.lookup().findVarHandle(TimerLoop.class, "wakeAt", long.class);
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      WAKE_AT = lookup.findVarHandle(TimerLoop.class, "wakeAt", long.class);
+      PHASE = lookup.findVarHandle(TimerLoop.class, "phase", int.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -116,7 +125,19 @@ final class TimerLoop {
   // Timer thread only.
   private boolean coolingDown;
   private long cooldownEnd;
-  private boolean swept;
+  /** Set by whichever thread sweeps; see {@link #sweep()}. */
+  private volatile boolean swept;
+  /**
+   * Where the timer thread is, for {@link #awaitSweep()}: {@link #WORKING} on the queue, {@link
+   * #IN_TASK} running a task or handing one over (the queue untouched), {@link #LENT} while a
+   * stopping thread sweeps the queue during such a task.
+   */
+  @SuppressWarnings("unused") // accessed through PHASE
+  private volatile int phase;
+  /** Due timers the loop met after {@code stop} began and before the sweep; timer thread only. */
+  private final List<TimerEntry> strays = new ArrayList<>();
+  /** Timers met after the sweep, taken out of service for {@link #takeLeftovers()}. */
+  private final List<Timeout> leftovers = new ArrayList<>();
   /** What the sweep at the thread's end took, until someone takes it; see {@link #takeUnrun()}. */
   private final AtomicReference<List<Timeout>> unrun = new AtomicReference<>(List.of());
 
@@ -258,18 +279,22 @@ final class TimerLoop {
       }
     } catch (Throwable failure) {
       // A bug, a failing ticker or an exhausted heap in the loop itself, never a task's exception:
-      // stop the service so that nothing more is accepted that could never run, and tell the
-      // handler. The sweep below hands out what never ran; the executor fails their futures.
+      // stop the service so that nothing more is accepted that could never run. The sweep below
+      // hands out what never ran (the executor fails their futures); then the handler is told.
       service.failed(failure);
     } finally {
       sleeping = false;
       try {
         if (!swept) {
-          sweepAtEnd();
+          sweep();
         }
       } catch (Throwable failure) {
         service.report(failure);
       } finally {
+        Throwable failure = service.failure();
+        if (failure != null) {
+          service.report(failure);
+        }
         service.loopEnded();
       }
     }
@@ -366,24 +391,80 @@ final class TimerLoop {
 
   private void fire(TimerHandle<TimerEntry> slot) {
     TimerEntry entry = slot.payload();
+    if (service.stopping) {
+      stray(entry);
+      return;
+    }
     if (!entry.tryExpire()) {
       return; // cancelled or re-armed since it was armed; that change is queued
     }
     service.fired();
     if (taskExecutor == null) {
-      service.runTask(entry);
+      enterTask();
+      try {
+        service.runTask(entry);
+      } finally {
+        leaveTask();
+      }
       if (thread != null) {
         Thread.interrupted(); // an interrupt meant for this task must not reach the next one
       }
     } else {
       handedOff.put(entry, WAITING);
+      enterTask(); // execute may block, or run the task here (a caller-runs policy)
       try {
         taskExecutor.execute(entry);
       } catch (Throwable rejected) {
         if (handedOff.remove(entry, WAITING)) { // else stop took it back: it is in stop's list
           service.handOffFailed(entry, rejected);
         }
+      } finally {
+        leaveTask();
       }
+    }
+  }
+
+  /**
+   * A due timer met once stopping: it does not start, and the sweep returns it. One met after the
+   * sweep (a strategy whose {@code forEach} did not show the timers of the advance running while
+   * another thread swept) is taken out of service for {@link #takeLeftovers()}, so that no future
+   * waits for it.
+   */
+  private void stray(TimerEntry entry) {
+    if (!swept) {
+      strays.add(entry);
+    } else if (entry.takeUnrun()) {
+      service.unrun();
+      leftovers.add(entry);
+    }
+  }
+
+  /** The timer thread starts running user code: the queue may be lent to a stopping thread. */
+  private void enterTask() {
+    PHASE.setRelease(this, IN_TASK);
+  }
+
+  /** The timer thread is back from user code: takes the queue back, waiting if it is lent. */
+  private void leaveTask() {
+    while (!PHASE.compareAndSet(this, IN_TASK, WORKING)) {
+      LockSupport.park(this); // lent: the borrower gives it back and unparks this thread
+    }
+  }
+
+  /**
+   * Runs {@code action}, which touches the queue, on the timer thread: from a task, the queue is
+   * taken back first (a stopping thread may be sweeping it) and lent again afterwards.
+   */
+  private void onQueue(Runnable action) {
+    if ((int) PHASE.getVolatile(this) == WORKING) {
+      action.run();
+      return;
+    }
+    leaveTask();
+    try {
+      action.run();
+    } finally {
+      enterTask();
     }
   }
 
@@ -446,7 +527,7 @@ final class TimerLoop {
       return;
     }
     if (onLoopThread()) {
-      visit.run();
+      onQueue(visit);
     } else {
       offer(new ControlRequest(visit));
       wakeNow();
@@ -454,14 +535,16 @@ final class TimerLoop {
   }
 
   /**
-   * Takes every pending timeout out of service and returns them; called once, on the loop thread,
-   * after {@link TimerService#stopping} is set. Entries armed concurrently are either found here
-   * (their request was queued before the flag was set) or withdrawn by their producer, which reads
-   * the flag after queueing: never both, because both take the entry's lock.
+   * Takes every pending timeout out of service, and the tasks handed to the task executor that
+   * have not started, for {@link #takeUnrun()}; called once, after {@link TimerService#stopping}
+   * is set, by the timer thread or by a thread the queue is lent to ({@link #awaitSweep}).
+   * Entries armed concurrently are either found here (their request was queued before the flag
+   * was set) or withdrawn by their producer, which reads the flag after queueing: never both,
+   * because both take the entry's lock.
    */
-  List<Timeout> sweep() {
-    swept = true;
-    List<TimerEntry> candidates = new ArrayList<>();
+  private void sweep() {
+    List<TimerEntry> candidates = new ArrayList<>(strays);
+    strays.clear();
     queue.forEach(slot -> candidates.add(slot.payload()));
     requests.drain(request -> {
       if (request instanceof TimerEntry) {
@@ -484,7 +567,8 @@ final class TimerLoop {
         }
       }
     }
-    return taken;
+    unrun.set(taken);
+    swept = true;
   }
 
   /**
@@ -527,17 +611,65 @@ final class TimerLoop {
     }
   }
 
-  /** Sweeps as the loop ends, keeping what it took for {@link #takeUnrun()}. */
-  void sweepAtEnd() {
-    unrun.set(sweep());
+  /**
+   * Sweeps now, on the timer thread (from a task, or for a manual loop), unless it was done; the
+   * result is then in {@link #takeUnrun()}.
+   */
+  void sweepHere() {
+    onQueue(() -> {
+      if (!swept) {
+        sweep();
+      }
+    });
   }
 
   /**
-   * Takes what the sweep at the end of the thread took, once: the first caller gets the list, the
-   * others an empty one. Empty if the sweep was made by a caller of {@code stop}, who got it.
+   * Waits, on a thread other than the timer thread, after {@link TimerService#stopping} is set,
+   * until the sweep is made, but never for a task: while the timer thread runs one (and so leaves
+   * the queue alone), this thread borrows the queue and sweeps it itself. Otherwise the timer
+   * thread is on the loop's own code, which ends its turn, sees the flag and sweeps, or enters a
+   * task, for which no more than that is waited.
+   */
+  void awaitSweep() {
+    LockSupport.unpark(thread);
+    for (int spins = 0; !swept; spins++) {
+      if ((int) PHASE.getVolatile(this) == IN_TASK && PHASE.compareAndSet(this, IN_TASK, LENT)) {
+        try {
+          if (!swept) {
+            sweep();
+          }
+        } finally {
+          PHASE.setVolatile(this, IN_TASK);
+          LockSupport.unpark(thread);
+        }
+        return;
+      }
+      if (!thread.isAlive()) {
+        return; // ended without a sweep: it failed in it, and the handler was told
+      }
+      if (spins < 100) {
+        Thread.onSpinWait();
+      } else {
+        LockSupport.parkNanos(this, SWEEP_POLL_NANOS);
+      }
+    }
+  }
+
+  /**
+   * Takes what the sweep took, once: the first caller gets the list, the others an empty one.
    */
   List<Timeout> takeUnrun() {
     return unrun.getAndSet(List.of());
+  }
+
+  /**
+   * Takes the timers the loop met after the sweep (see {@link #stray}); read once the timer thread
+   * has ended.
+   */
+  List<Timeout> takeLeftovers() {
+    List<Timeout> taken = new ArrayList<>(leftovers);
+    leftovers.clear();
+    return taken;
   }
 
   /** How many timers the queue holds, cancelled ones not yet removed included; for tests. */

@@ -44,11 +44,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *       #setContinueExistingPeriodicTasksAfterShutdownPolicy} change that, as in {@link
  *       ScheduledThreadPoolExecutor}. The service terminates when no task is left; the timer
  *       service stops then.
- *   <li>{@link #shutdownNow()} interrupts the running tasks (on the timer thread or on the task
- *       executor) and returns the tasks that had not started, those handed to the task executor
- *       and still waiting there included; those never run. Because the timer thread owns the queue
- *       of timers, it collects them when its running task returns: with tasks on the timer thread,
- *       {@code shutdownNow} waits for that task (after interrupting it).
+ *   <li>{@link #shutdownNow()} returns the tasks that had not started, those handed to the task
+ *       executor and still waiting there included (they never run), and interrupts the running
+ *       ones, on the timer thread or the task executor. It waits for none of them: {@link
+ *       #awaitTermination} does. No call waits for a running task: {@code Future.cancel}, {@code
+ *       shutdown} and {@code shutdownNow} return while it runs, and the executor terminates
+ *       asynchronously, when the last task is done and the timer thread has ended.
  * </ul>
  *
  * <p>Tasks that throw complete their futures exceptionally, as with any {@code ExecutorService};
@@ -171,21 +172,26 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
   }
 
   /**
-   * Stops at once: no new task is accepted, no waiting task starts, the task running on the timer
-   * thread is interrupted, and the tasks that had not started are returned. They are not
-   * cancelled: each is the {@link ScheduledFuture} that {@code schedule} returned (or, for {@code
-   * execute}, one with no delay), and, as with {@link ScheduledThreadPoolExecutor}, running it now
-   * cancels it. See the class documentation for what this waits for.
+   * Stops at once: no new task is accepted, no waiting task starts, the running tasks (on the
+   * timer thread or the task executor) are interrupted, and the tasks that had not started are
+   * returned, whatever {@code shutdown}, cancellations or schedulings race with this call: those
+   * waiting for their time, and those handed to the task executor that it had not started. They
+   * are not cancelled: each is the {@link ScheduledFuture} that {@code schedule} returned (or, for
+   * {@code execute}, one with no delay), and, as with {@link ScheduledThreadPoolExecutor}, running
+   * it now cancels it. A task that was cancelled is not returned.
+   *
+   * <p>Does not wait for running tasks to end, even one that ignores interrupts: while the timer
+   * thread runs a task, the calling thread takes the waiting tasks from the timer queue itself
+   * (the timer thread waits for it when the task returns). Only the first call returns tasks.
    *
    * @return the tasks that had not started, in no particular order
    */
   @Override
   public List<Runnable> shutdownNow() {
     moveTo(STOP);
-    timer.interruptTimerThread();
-    List<Timeout> unrun = timer.stop();
-    // After stop, which took back the tasks waiting in the task executor: interrupted earlier,
-    // its threads would have started some of them.
+    List<Timeout> unrun = timer.stopNow();
+    // After the tasks waiting in the task executor are taken back: interrupted earlier, its
+    // threads would have started some of them.
     timer.interruptRunningTasks();
     List<Runnable> tasks = new ArrayList<>(unrun.size());
     for (Timeout timeout : unrun) {
@@ -450,6 +456,11 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
         ((ScheduledTask<?>) timeout.task()).fail(new RejectedExecutionException(
             "the timer thread failed before the task ran: " + failure, failure));
       }
+    }
+    // Tasks the timer met after shutdownNow had taken the others (see TimerLoop.stray): too late
+    // to return them, and they never run.
+    for (Timeout timeout : timer.loop.takeLeftovers()) {
+      ((ScheduledTask<?>) timeout.task()).cancel(false);
     }
     tryTerminate();
   }

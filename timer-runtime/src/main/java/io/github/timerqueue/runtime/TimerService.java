@@ -192,10 +192,10 @@ public final class TimerService {
    * but their tasks' {@link TimerTask#cancelled cancelled} callbacks are not called. With a
    * {@linkplain Builder#taskExecutor task executor}, they include the expired timeouts whose tasks
    * were handed to it but had not started: those tasks never run (the executor finds them taken
-   * back when it gets to them). Tasks that are
-   * already running, or due in the turn the timer thread is in, may still finish before this method
-   * returns; it waits for the timer thread to end. After it, every request to schedule or re-arm
-   * is rejected with {@link RejectedExecutionException}.
+   * back when it gets to them). No task starts once the timer thread has seen the stop; a task
+   * already running goes on, and this method waits for it: it returns when the timer thread has
+   * ended. After it, every request to schedule or re-arm is rejected with {@link
+   * RejectedExecutionException}.
    *
    * <p>A timeout scheduled or re-armed while {@code stop} runs either is in the returned list or
    * its {@code newTimeout} or {@code reschedule} call throws {@link RejectedExecutionException};
@@ -214,18 +214,9 @@ public final class TimerService {
       awaitLoopEnd();
       return List.of();
     }
-    stopping = true;
-    if (loop.thread() == null) {
-      List<Timeout> unrun = loop.sweep();
-      loopEnded();
-      return unrun;
-    }
-    if (loop.onLoopThread()) {
-      return loop.sweep();
-    }
-    LockSupport.unpark(loop.thread());
+    List<Timeout> unrun = stopAndSweep();
     awaitLoopEnd();
-    return loop.takeUnrun();
+    return unrun;
   }
 
   /**
@@ -420,11 +411,37 @@ public final class TimerService {
     }
     stopping = true;
     if (loop.thread() == null) {
-      loop.sweepAtEnd();
+      loop.sweepHere();
       loopEnded();
     } else {
       LockSupport.unpark(loop.thread());
     }
+  }
+
+  /**
+   * Stops as {@link #stop()} does, but returns once the timeouts that never ran are taken, without
+   * waiting for a task that runs (on the timer thread or the task executor) nor for the timer
+   * thread to end; {@link #onLoopEnd}'s action runs when it has. For the executor's {@code
+   * shutdownNow}. Only the first call to stop returns the timeouts.
+   */
+  List<Timeout> stopNow() {
+    if (!stopRequested.compareAndSet(false, true)) {
+      return List.of();
+    }
+    return stopAndSweep();
+  }
+
+  private List<Timeout> stopAndSweep() {
+    stopping = true;
+    if (loop.thread() == null) {
+      loop.sweepHere();
+      loopEnded();
+    } else if (loop.onLoopThread()) {
+      loop.sweepHere(); // from a task: the thread ends when it returns
+    } else {
+      loop.awaitSweep();
+    }
+    return loop.takeUnrun();
   }
 
   /**
@@ -462,24 +479,18 @@ public final class TimerService {
     }
   }
 
-  /** The loop itself failed; nothing scheduled from now on could run. */
+  /**
+   * The loop itself failed; nothing scheduled from now on could run. The loop reports the failure
+   * once it has swept, so that a handler that blocks cannot hold up a stopping thread.
+   */
   void failed(Throwable failure) {
     this.failure = failure;
     stopping = true;
-    report(failure);
   }
 
   /** What ended the timer thread, if it failed; {@code null} otherwise. */
   Throwable failure() {
     return failure;
-  }
-
-  /** Interrupts the timer thread, for shutdownNow: reaches a task running on it. */
-  void interruptTimerThread() {
-    Thread thread = loop.thread();
-    if (thread != null) {
-      thread.interrupt();
-    }
   }
 
   /** Interrupts the threads running tasks, for shutdownNow; see {@link TimerLoop}. */

@@ -326,4 +326,128 @@ class ExecutorLifecycleTest {
       pool.shutdownNow();
     }
   }
+
+  // ---- 8: shutdownNow does not wait for a running task ----
+
+  @Test
+  @Timeout(30)
+  void shutdownNowDoesNotWaitForATaskThatIgnoresInterrupts() throws Exception {
+    TimerScheduledExecutorService executor = stopLater(builder().buildScheduledExecutorService());
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    executor.execute(() -> {
+      started.countDown();
+      Uninterruptibles.awaitUninterruptibly(release);
+    });
+    ScheduledFuture<?> delayed = executor.schedule(() -> {}, 1, TimeUnit.HOURS);
+    assertThat(started.await(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+
+    Future<List<Runnable>> shutdownNow = onAnotherThread(executor::shutdownNow);
+    try {
+      assertThat(new ArrayList<Object>(shutdownNow.get(GENEROUS_SECONDS, TimeUnit.SECONDS)))
+          .containsExactly(delayed);
+      assertThat(executor.isShutdown()).isTrue();
+      assertThat(executor.awaitTermination(20, TimeUnit.MILLISECONDS))
+          .as("the task still runs").isFalse();
+    } catch (TimeoutException e) {
+      throw new AssertionError("shutdownNow waited for the running task", e);
+    } finally {
+      release.countDown();
+    }
+    assertThat(executor.awaitTermination(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+  }
+
+  @Test
+  @Timeout(120)
+  void everyTaskRunsIsHandedBackOrIsCancelledWhateverShutdownNowRacesWith() throws Exception {
+    for (boolean withTaskExecutor : new boolean[] {false, true}) {
+      ExecutorService pool = withTaskExecutor ? Executors.newFixedThreadPool(2) : null;
+      try {
+        for (int round = 0; round < 150; round++) {
+          raceShutdownNow(pool, round);
+        }
+      } finally {
+        if (pool != null) {
+          pool.shutdownNow();
+        }
+      }
+    }
+  }
+
+  /**
+   * One round: tasks due now, soon and much later, and periodic ones, some cancelled by another
+   * thread, while a third calls shutdownNow at a random moment. The model: each task ran its
+   * command at most once (periodic: any number of times), and afterwards is done or handed back
+   * (both only if the canceller cancelled it after shutdownNow took it back); a handed-back
+   * one-shot task never ran, and nothing runs after termination.
+   */
+  private void raceShutdownNow(ExecutorService pool, int round) throws Exception {
+    TimerService.Builder builder = builder();
+    if (pool != null) {
+      builder.taskExecutor(pool);
+    }
+    TimerScheduledExecutorService executor = builder.buildScheduledExecutorService();
+    int tasks = 64;
+    AtomicInteger[] runs = new AtomicInteger[tasks];
+    List<ScheduledFuture<?>> futures = new ArrayList<>();
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    for (int i = 0; i < tasks; i++) {
+      AtomicInteger count = runs[i] = new AtomicInteger();
+      Runnable command = count::incrementAndGet;
+      switch (i % 4) {
+        case 0 -> futures.add(executor.schedule(command, 0, TimeUnit.MILLISECONDS));
+        case 1 -> futures.add(executor.schedule(command, random.nextInt(3), TimeUnit.MILLISECONDS));
+        case 2 -> futures.add(executor.schedule(command, 1, TimeUnit.HOURS));
+        default -> futures.add(
+            executor.scheduleAtFixedRate(command, 0, 1 + random.nextInt(2), TimeUnit.MILLISECONDS));
+      }
+    }
+    CyclicBarrier start = new CyclicBarrier(2);
+    Future<?> canceller = onAnotherThread(() -> {
+      start.await();
+      for (int i = 1; i < tasks; i += 3) {
+        futures.get(i).cancel(i % 2 == 0);
+      }
+      return null;
+    });
+    start.await();
+    for (int spins = random.nextInt(20_000); spins > 0; spins--) {
+      Thread.onSpinWait();
+    }
+    List<Runnable> handedBack = executor.shutdownNow();
+    canceller.get(GENEROUS_SECONDS, TimeUnit.SECONDS);
+    assertThat(executor.awaitTermination(GENEROUS_SECONDS, TimeUnit.SECONDS))
+        .as("round %d terminates", round).isTrue();
+
+    int[] ranBeforeCheck = new int[tasks];
+    for (int i = 0; i < tasks; i++) {
+      ScheduledFuture<?> future = futures.get(i);
+      boolean returned = handedBack.contains(future);
+      ranBeforeCheck[i] = runs[i].get();
+      assertThat(returned || future.isDone())
+          .as("round %d task %d is handed back or done", round, i).isTrue();
+      if (returned && future.isDone()) {
+        // Only the racing canceller may complete a task that shutdownNow took back.
+        assertThat(future.isCancelled() && i % 3 == 1)
+            .as("round %d task %d handed back and done", round, i).isTrue();
+      }
+      if (i % 4 != 3) {
+        assertThat(runs[i].get()).as("round %d task %d runs at most once", round, i)
+            .isLessThanOrEqualTo(1);
+      }
+      if (returned && i % 4 != 3) {
+        assertThat(runs[i].get()).as("round %d task %d handed back never ran", round, i)
+            .isZero();
+      }
+    }
+    assertThat(handedBack).doesNotHaveDuplicates();
+    // Nothing runs after termination.
+    if (round % 50 == 0) {
+      Thread.sleep(5);
+      for (int i = 0; i < tasks; i++) {
+        assertThat(runs[i].get()).as("round %d task %d ran after termination", round, i)
+            .isEqualTo(ranBeforeCheck[i]);
+      }
+    }
+  }
 }
