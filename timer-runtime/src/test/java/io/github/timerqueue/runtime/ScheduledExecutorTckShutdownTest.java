@@ -8,7 +8,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -19,6 +22,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
@@ -236,46 +240,97 @@ class ScheduledExecutorTckShutdownTest extends ScheduledExecutorTckSupport {
   void submissionsRacingWithShutdownAreEitherRejectedOrRun(Setup setup) throws Exception {
     for (int round = 0; round < 10; round++) {
       TimerScheduledExecutorService executor = start(setup);
-      List<Future<?>> accepted = submitFromFourThreadsUntilRejected(executor, executor::shutdown);
+      Race race = submitFromFourThreadsUntilRejected(executor, false, executor::shutdown);
 
       assertThat(executor.awaitTermination(LONG_MS, MILLISECONDS)).as("round %d", round).isTrue();
-      for (Future<?> future : accepted) {
-        assertThat(future.isDone()).as("round %d: accepted and done", round).isTrue();
-        assertThat(future.isCancelled()).as("round %d: accepted and run", round).isFalse();
+      for (Accepted task : race.accepted) {
+        assertThat(task.future.isDone()).as("round %d: accepted and done", round).isTrue();
+        assertThat(task.future.isCancelled()).as("round %d: accepted and run", round).isFalse();
       }
     }
   }
 
   /**
-   * As above with {@code shutdownNow()}: each accepted task either ran or is among those it
-   * returns, never both, never neither.
+   * As above with {@code shutdownNow()}, some tasks now due in an hour: a task accepted before
+   * {@code shutdownNow()} was called either ran or is among those it returns, never both. The one
+   * exception is the JDK's own: a task due by the time {@code shutdownNow()} returned may have
+   * been on its way to a thread and come back cancelled instead, as a {@code
+   * ScheduledThreadPoolExecutor} worker that took a task just before {@code shutdownNow} cancels
+   * it. A task whose submission overlapped the call may come back cancelled too, as {@code
+   * ScheduledThreadPoolExecutor}'s {@code delayedExecute} cancels a task it queued while the
+   * executor shut down.
    */
   @EachSetup
   void submissionsRacingWithShutdownNowEitherRunOrAreReturned(Setup setup) throws Exception {
     for (int round = 0; round < 10; round++) {
       TimerScheduledExecutorService executor = start(setup);
       List<List<Runnable>> returned = new CopyOnWriteArrayList<>();
-      List<Future<?>> accepted = submitFromFourThreadsUntilRejected(
-          executor, () -> returned.add(executor.shutdownNow()));
+      Race race = submitFromFourThreadsUntilRejected(
+          executor, true, () -> returned.add(executor.shutdownNow()));
 
       assertThat(executor.awaitTermination(LONG_MS, MILLISECONDS)).as("round %d", round).isTrue();
-      List<Runnable> notStarted = returned.get(0);
-      for (Future<?> future : accepted) {
+      Set<Runnable> notStarted = Collections.newSetFromMap(new IdentityHashMap<>());
+      notStarted.addAll(returned.get(0));
+      assertThat(notStarted).as("returned once each").hasSize(returned.get(0).size());
+      for (Accepted task : race.accepted) {
+        Future<?> future = task.future;
         boolean ran = future.isDone() && !future.isCancelled();
-        assertThat(ran ^ notStarted.contains(future))
-            .as("round %d: %s ran, or was returned, and not both", round, future).isTrue();
+        boolean handedBack = notStarted.contains(future);
+        assertThat(ran && handedBack).as("round %d: %s ran and was returned", round, future)
+            .isFalse();
+        if (task.acceptedAt < race.stoppedAt && !ran && !handedBack) {
+          long deadline = System.nanoTime() + ((ScheduledFuture<?>) future).getDelay(NANOSECONDS);
+          assertThat(future.isCancelled() && deadline - race.stopReturnedNanos <= 0)
+              .as("round %d: %s, accepted before shutdownNow(), ran or was returned, or was due"
+                  + " and cancelled on its way to a thread", round, future)
+              .isTrue();
+        } else {
+          assertThat(ran || handedBack || future.isCancelled())
+              .as("round %d: %s is accounted for", round, future).isTrue();
+        }
       }
     }
   }
 
+  /** A task a producer submitted, and when {@code schedule} or {@code submit} returned it. */
+  private static final class Accepted {
+    final Future<?> future;
+    final long acceptedAt;
+
+    Accepted(Future<?> future, long acceptedAt) {
+      this.future = future;
+      this.acceptedAt = acceptedAt;
+    }
+  }
+
   /**
-   * Runs four producers that schedule and submit tasks due within a millisecond (at most 500
-   * each before the stop) until they are rejected, calls {@code stop} once they are under way,
-   * and returns the futures of the accepted tasks.
+   * What the producers had accepted, the tick of the logical clock just before the stop, and the
+   * ticker's time (System.nanoTime) when the stop returned.
    */
-  private static List<Future<?>> submitFromFourThreadsUntilRejected(
-      TimerScheduledExecutorService executor, Runnable stop) throws InterruptedException {
-    List<Future<?>> accepted = new CopyOnWriteArrayList<>();
+  private static final class Race {
+    final List<Accepted> accepted;
+    final long stoppedAt;
+    final long stopReturnedNanos;
+
+    Race(List<Accepted> accepted, long stoppedAt, long stopReturnedNanos) {
+      this.accepted = accepted;
+      this.stoppedAt = stoppedAt;
+      this.stopReturnedNanos = stopReturnedNanos;
+    }
+  }
+
+  /**
+   * Runs four producers that schedule and submit tasks due within a millisecond, and with {@code
+   * farTasks} also tasks due in an hour (at most 500 each before the stop), until they are
+   * rejected, and calls {@code stop} once they are under way. A logical clock, ticked after each
+   * accepted submission and just before the stop, tells which submissions returned before the
+   * stop began.
+   */
+  private static Race submitFromFourThreadsUntilRejected(
+      TimerScheduledExecutorService executor, boolean farTasks, Runnable stop)
+      throws InterruptedException {
+    AtomicLong clock = new AtomicLong();
+    List<Accepted> accepted = new CopyOnWriteArrayList<>();
     CountDownLatch underWay = new CountDownLatch(4);
     List<Thread> producers = new ArrayList<>();
     for (int p = 0; p < 4; p++) {
@@ -287,28 +342,35 @@ class ScheduledExecutorTckShutdownTest extends ScheduledExecutorTckSupport {
           while (i >= 500 && !executor.isShutdown()) {
             Thread.yield(); // enough: wait for the stop, then be rejected
           }
+          Future<?> future;
           try {
-            switch (i % 3) {
-              case 0 -> accepted.add(executor.schedule(() -> {}, i % 1_000, MICROSECONDS));
-              case 1 -> accepted.add(executor.submit(() -> "submitted"));
-              default -> accepted.add(executor.schedule(() -> "called", 0, MILLISECONDS));
+            switch (i % 4) {
+              case 0 -> future = executor.schedule(() -> {}, i % 1_000, MICROSECONDS);
+              case 1 -> future = executor.submit(() -> "submitted");
+              case 2 -> future = executor.schedule(() -> "called", 0, MILLISECONDS);
+              default -> future = farTasks
+                  ? executor.schedule(() -> {}, NEVER_MS, MILLISECONDS)
+                  : executor.submit(() -> {});
             }
           } catch (RejectedExecutionException e) {
             underWay.countDown();
             return;
           }
+          accepted.add(new Accepted(future, clock.incrementAndGet()));
         }
       });
       producer.start();
       producers.add(producer);
     }
     await(underWay);
+    long stoppedAt = clock.incrementAndGet();
     stop.run();
+    long stopReturnedNanos = System.nanoTime();
     for (Thread producer : producers) {
       producer.join(LONG_MS);
       assertThat(producer.isAlive()).as("a producer still not rejected").isFalse();
     }
-    return accepted;
+    return new Race(accepted, stoppedAt, stopReturnedNanos);
   }
 
   static Stream<Arguments> setupsAndPolicies() {
