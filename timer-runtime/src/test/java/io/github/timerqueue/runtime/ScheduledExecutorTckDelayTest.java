@@ -14,8 +14,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RunnableScheduledFuture;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Timeout;
 
@@ -162,6 +164,51 @@ class ScheduledExecutorTckDelayTest extends ScheduledExecutorTckSupport {
       }
     }
     throw new AssertionError("fixed delay never kept up with its delay, even at 81 ms");
+  }
+
+  /**
+   * Four threads schedule 250 tasks each, with delays up to 5 ms in microseconds: every task runs
+   * exactly once, and none before its delay.
+   */
+  @EachSetup
+  void tasksScheduledFromManyThreadsEachRunOnceAndNeverEarly(Setup setup) throws Exception {
+    TimerScheduledExecutorService executor = start(setup);
+    int threads = 4;
+    int perThread = 250;
+    AtomicIntegerArray runs = new AtomicIntegerArray(threads * perThread);
+    AtomicInteger early = new AtomicInteger();
+    CountDownLatch allRan = new CountDownLatch(threads * perThread);
+    List<Thread> producers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int first = t * perThread;
+      Thread producer = new Thread(() -> {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        for (int i = first; i < first + perThread; i++) {
+          int task = i;
+          long delayNanos = TimeUnit.MICROSECONDS.toNanos(random.nextLong(5_000));
+          long scheduledAt = System.nanoTime();
+          executor.schedule(() -> {
+            if (System.nanoTime() - scheduledAt < delayNanos) {
+              early.incrementAndGet();
+            }
+            runs.incrementAndGet(task);
+            allRan.countDown();
+          }, delayNanos, NANOSECONDS);
+        }
+      });
+      producer.start();
+      producers.add(producer);
+    }
+    for (Thread producer : producers) {
+      producer.join(LONG_MS);
+    }
+
+    await(allRan);
+    Thread.sleep(1);
+    for (int i = 0; i < runs.length(); i++) {
+      assertThat(runs.get(i)).as("runs of task %d", i).isEqualTo(1);
+    }
+    assertThat(early).as("tasks run before their delay").hasValue(0);
   }
 
   /**

@@ -60,10 +60,19 @@ class ScheduledExecutorTckShutdownTest extends ScheduledExecutorTckSupport {
     assertThat(executor.isShutdown()).isTrue();
     assertThat(executor.isTerminated()).as("a task still runs").isFalse();
     assertThat(executor.awaitTermination(SHORT_MS, MILLISECONDS)).isFalse();
+    List<Future<Boolean>> waiters = new ArrayList<>();
+    ExecutorService waiting = newPool(3);
+    for (int i = 0; i < 3; i++) {
+      waiters.add(waiting.submit(() -> executor.awaitTermination(LONG_MS, MILLISECONDS)));
+    }
     release.countDown();
     assertThat(executor.awaitTermination(LONG_MS, MILLISECONDS)).isTrue();
     assertThat(executor.isTerminated()).isTrue();
     assertThat(executor.isShutdown()).isTrue();
+    for (Future<Boolean> waiter : waiters) {
+      assertThat(waiter.get(LONG_MS, MILLISECONDS)).as("every waiter sees the termination")
+          .isTrue();
+    }
   }
 
   @EachSetup
@@ -114,6 +123,7 @@ class ScheduledExecutorTckShutdownTest extends ScheduledExecutorTckSupport {
     startTasksIgnoringInterrupts(executor, setup.threads(), done);
 
     promptly("shutdownNow() while tasks that ignore interrupts run", executor::shutdownNow);
+    assertThat(promptly("a second shutdownNow()", executor::shutdownNow)).isEmpty();
 
     assertRejectsEverySubmission(executor);
     assertThat(executor.isTerminated()).as("the tasks still run").isFalse();
