@@ -68,7 +68,11 @@ class ScheduledExecutorTckInterruptTest extends ScheduledExecutorTckSupport {
   void aWaiterInterruptedInGetGetsInterruptedExceptionAndTheTaskGoesOn(Setup setup)
       throws Exception {
     TimerScheduledExecutorService executor = start(setup);
-    ScheduledFuture<String> task = executor.schedule(() -> "ran", 5 * SHORT_MS, MILLISECONDS);
+    CountDownLatch release = releasedAtEnd();
+    ScheduledFuture<String> task = executor.schedule(() -> {
+      release.await();
+      return "ran";
+    }, 0, MILLISECONDS);
 
     Thread.currentThread().interrupt();
     assertThatThrownBy(task::get).isInstanceOf(InterruptedException.class);
@@ -100,6 +104,7 @@ class ScheduledExecutorTckInterruptTest extends ScheduledExecutorTckSupport {
     }
 
     assertThat(task.isDone()).isFalse();
+    release.countDown();
     assertThat(task.get(LONG_MS, MILLISECONDS)).isEqualTo("ran");
   }
 

@@ -537,7 +537,7 @@ class ScheduledExecutorTckShutdownTest extends ScheduledExecutorTckSupport {
       throws Exception {
     TimerScheduledExecutorService executor = start(setup);
     long start = System.nanoTime();
-    ScheduledFuture<?> delayed = executor.schedule(() -> {}, 5 * SHORT_MS, MILLISECONDS);
+    ScheduledFuture<?> delayed = executor.schedule(() -> {}, 10 * SHORT_MS, MILLISECONDS);
     executor.shutdown();
 
     assertThat(executor.awaitTermination(1, MILLISECONDS)).isFalse();
@@ -545,7 +545,7 @@ class ScheduledExecutorTckShutdownTest extends ScheduledExecutorTckSupport {
     assertThat(executor.awaitTermination(-1, MILLISECONDS)).isFalse();
 
     assertThat(executor.awaitTermination(LONG_MS, MILLISECONDS)).isTrue();
-    assertThat(millisSince(start)).isGreaterThanOrEqualTo(5 * SHORT_MS);
+    assertThat(millisSince(start)).isGreaterThanOrEqualTo(10 * SHORT_MS);
     assertThat(delayed.isDone()).isTrue();
     assertThat(delayed.isCancelled()).isFalse();
   }
