@@ -42,12 +42,14 @@ final class TimerEntry extends Request implements Timeout, Runnable {
 
   private static final VarHandle STAMP;
   private static final VarHandle DEADLINE;
+  private static final VarHandle PERMIT;
 
   static {
     try {
       MethodHandles.Lookup lookup = MethodHandles.lookup();
       STAMP = lookup.findVarHandle(TimerEntry.class, "stamp", long.class);
       DEADLINE = lookup.findVarHandle(TimerEntry.class, "deadline", long.class);
+      PERMIT = lookup.findVarHandle(TimerEntry.class, "permit", int.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -70,6 +72,14 @@ final class TimerEntry extends Request implements Timeout, Runnable {
   TimerHandle<TimerEntry> slot;
   /** The arming (version and pending state) that {@link #slot} holds; timer thread only. */
   long armedStamp = -1;
+  /**
+   * The lane of the {@link Backlog} permit that an arming queued since the timer thread last
+   * applied the entry took, or -1: set by the thread that arms it, taken by the timer thread.
+   */
+  @SuppressWarnings("unused") // accessed through PERMIT
+  private volatile int permit = -1;
+  /** The lane of the permit the entry's due timer holds until it fires, or -1; timer thread only. */
+  int heldPermit = -1;
 
   TimerEntry(TimerService service, TimerTask task) {
     this.service = service;
@@ -99,7 +109,8 @@ final class TimerEntry extends Request implements Timeout, Runnable {
   @Override
   public boolean reschedule(long delay, TimeUnit unit) {
     Objects.requireNonNull(unit, "unit");
-    return rearmAt(service.deadlineAfter(delay, unit));
+    long deadline = service.deadlineAfter(delay, unit);
+    return rearmAt(deadline, service.loop.permitFor(unit.toNanos(delay)));
   }
 
   @Override
@@ -144,28 +155,46 @@ final class TimerEntry extends Request implements Timeout, Runnable {
     return ((long) STAMP.getVolatile(this) & ~(VERSION_UNIT - 1)) == 0;
   }
 
-  /** Arms an entry that no other thread can see yet; the caller then returns it. */
-  void armFirst(long deadline) {
-    service.admit(false);
+  /**
+   * Arms an entry that no other thread can see yet; the caller then returns it. {@code permit} is
+   * the backlog permit the calling thread took for it ({@link TimerLoop#permitFor}), which goes
+   * with the request, or -1.
+   */
+  void armFirst(long deadline, int permit) {
+    try {
+      service.admit(false);
+    } catch (RejectedExecutionException e) {
+      service.loop.unusedPermit(permit);
+      throw e;
+    }
     DEADLINE.set(this, deadline);
+    PERMIT.set(this, permit); // published with the stamp
     long arming = VERSION_UNIT | PENDING;
     STAMP.setVolatile(this, arming | QUEUED);
     service.loop.offer(this);
     service.armed(this, arming, deadline, false);
   }
 
-  /** Arms this entry at {@code deadline}; returns whether it was pending before. */
-  boolean rearmAt(long deadline) {
+  /**
+   * Arms this entry at {@code deadline}; returns whether it was pending before. {@code permit} is
+   * the backlog permit the calling thread took for it ({@link TimerLoop#permitFor}), or -1 if it
+   * took none (the timer thread, or a periodic task re-arming itself).
+   */
+  boolean rearmAt(long deadline, int permit) {
     long before = lock();
     boolean wasPending = state(before) == PENDING;
     try {
       service.admit(wasPending);
     } catch (RejectedExecutionException e) {
       unlockTo(before & ARMING_MASK);
+      service.loop.unusedPermit(permit);
       throw e;
     }
     DEADLINE.setOpaque(this, deadline);
     long arming = ((before & ARMING_MASK & ~STATE_MASK) + VERSION_UNIT) | PENDING;
+    if (permit >= 0) {
+      attachPermit(permit);
+    }
     publish(arming);
     service.armed(this, arming, deadline, wasPending);
     return wasPending;
@@ -219,6 +248,32 @@ final class TimerEntry extends Request implements Timeout, Runnable {
   @Override
   void process(TimerLoop loop) {
     loop.apply(this);
+  }
+
+  /**
+   * Attaches a backlog permit to the arming being made (under the lock). If an arming not yet
+   * applied holds one already, the entry is queued once and counted once: this thread's permit is
+   * given back, and the held one takes this arming's due-ness, since the latest arming is the one
+   * the timer thread applies.
+   */
+  private void attachPermit(int permit) {
+    while (true) {
+      int attached = (int) PERMIT.getVolatile(this);
+      int next = attached < 0
+          ? permit
+          : (attached & TimerLoop.LANE_MASK) | (permit & TimerLoop.DUE_PERMIT);
+      if (PERMIT.compareAndSet(this, attached, next)) {
+        if (attached >= 0) {
+          service.loop.unusedPermit(permit);
+        }
+        return;
+      }
+    }
+  }
+
+  /** Takes the permit of the armings queued since the last call, or -1; timer thread only. */
+  int takePermit() {
+    return (int) PERMIT.getAndSet(this, -1);
   }
 
   /**

@@ -12,8 +12,8 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -49,16 +49,20 @@ final class TimerLoop {
    * requests are applied.
    */
   static final int REQUEST_BATCH = 1 << 12;
+  /**
+   * In a permit ({@link TimerEntry}'s, see {@link #permitFor}): the arming is due, or nearly, so
+   * its timer keeps the permit until it fires. The low bits are the lane.
+   */
+  static final int DUE_PERMIT = 1 << 16;
+  static final int LANE_MASK = DUE_PERMIT - 1;
+  /** The least delay past which an arming does not count as due; see {@link #dueHorizon}. */
+  static final long DUE_HORIZON_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
   /** In {@link #handedOff}: handed to the task executor, not started. */
   private static final Object WAITING = new Object();
   /** Most timers fired per turn, so that requests (cancellations) are applied in between. */
   static final int FIRE_BATCH = 1 << 12;
-  /** How long a held-back producer sleeps before it looks again whether the thread caught up. */
-  static final long THROTTLE_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
   /** How often a stopping thread looks again whether it can sweep; see {@link #awaitSweep}. */
   private static final long SWEEP_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
-  /** The longest a producer waits in {@link #throttle} for the timer thread to catch up. */
-  static final long MAX_THROTTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
   /**
    * How far ahead {@code wakeAt} may be: half the range of a {@code long}, like the longest delay
@@ -93,6 +97,14 @@ final class TimerLoop {
   private final RequestQueue requests =
       new RequestQueue(RequestQueue.lanesFor(Runtime.getRuntime().availableProcessors()));
   private final Consumer<TimerHandle<TimerEntry>> fire = this::fire;
+  private final Backlog backlog;
+  private final BooleanSupplier stopping;
+  /**
+   * The longest delay with which an arming counts as due: the resolution, and at least {@link
+   * #DUE_HORIZON_NANOS}, since a strategy fires a timer up to a resolution after its deadline and
+   * the timer thread applies the arming a little after it was asked for.
+   */
+  private final long dueHorizon;
   /**
    * With a task executor, the tasks handed to it that have not finished: {@link #WAITING} until
    * one starts, then the thread running it. {@link #sweep()} takes the waiting ones back, so that
@@ -112,14 +124,7 @@ final class TimerLoop {
   @SuppressWarnings("unused") // accessed through WAKE_AT
   private volatile long wakeAt;
   private volatile boolean sweepRequested;
-  /**
-   * Set by the timer thread when a turn ends with requests still queued, cleared when it finds the
-   * request queue empty: while set, producers {@linkplain #throttle() give way} to it.
-   */
-  private volatile boolean behind;
   private final AtomicLong wakeSignals = new AtomicLong();
-  /** Calls that waited in {@link #throttle}: counted only on that slow path. */
-  private final LongAdder throttled = new LongAdder();
   private volatile long wakeups;
 
   // Timer thread only.
@@ -143,7 +148,7 @@ final class TimerLoop {
 
   TimerLoop(
       TimerService service, Ticker ticker, TimerQueue<TimerEntry> queue, long resolution,
-      Executor taskExecutor) {
+      Executor taskExecutor, long maxBacklog) {
     this.service = service;
     this.ticker = ticker;
     this.queue = queue;
@@ -151,6 +156,9 @@ final class TimerLoop {
     this.resolution = resolution;
     this.taskExecutor = taskExecutor;
     this.handedOff = taskExecutor == null ? null : new ConcurrentHashMap<>();
+    this.backlog = new Backlog(maxBacklog, requests.lanes());
+    this.stopping = () -> service.stopping;
+    this.dueHorizon = Math.max(resolution, DUE_HORIZON_NANOS);
   }
 
   void bind(Thread thread) {
@@ -190,24 +198,36 @@ final class TimerLoop {
   }
 
   /**
-   * Gives the timer thread time to catch up while it is {@link #behind}: sleeps in pauses of {@link
-   * #THROTTLE_PAUSE_NANOS} until it has emptied the request queue, for at most {@link
-   * #MAX_THROTTLE_NANOS}. Without this, threads that schedule faster than one thread can apply
-   * their requests would grow the request queue without bound, and every timeout queued behind it
-   * would run late by the whole backlog. Parking rather than yielding hands the processor to the
-   * timer thread even where a yield would not (on Linux, a yield gives way only to threads queued
-   * on the same processor). The timer thread itself, and a task running on it, never waits here: it
-   * is the one that catches up. An interrupt is left set, and ends no wait early but its pauses.
+   * Takes a {@link Backlog} permit for an arming by the calling thread, waiting while its lane has
+   * none; see {@link TimerService}'s "Back-pressure". Without this, threads that schedule faster
+   * than one thread can apply their requests and fire their timers would grow the backlog without
+   * bound, and every timeout behind it would run late by all of it. The timer thread itself, and a
+   * task running on it, takes none and never waits: it is the one that catches up.
    */
-  void throttle() {
-    if (!behind || onLoopThread()) {
-      return;
+  void acquirePermit() {
+    if (!onLoopThread()) {
+      backlog.acquire(requests.laneOf(Thread.currentThread()), stopping);
     }
-    throttled.increment();
-    long giveUp = System.nanoTime() + MAX_THROTTLE_NANOS;
-    do {
-      LockSupport.parkNanos(THROTTLE_PAUSE_NANOS);
-    } while (behind && !service.stopping && System.nanoTime() - giveUp < 0);
+  }
+
+  /**
+   * The permit {@link #acquirePermit()} took on this thread for an arming {@code delayNanos} ahead,
+   * or -1 if it took none: the lane, and {@link #DUE_PERMIT} if the arming counts as due, which
+   * the arming thread decides so that the timer thread needs no clock to tell.
+   */
+  int permitFor(long delayNanos) {
+    if (onLoopThread()) {
+      return -1;
+    }
+    int lane = requests.laneOf(Thread.currentThread());
+    return delayNanos <= dueHorizon ? lane | DUE_PERMIT : lane;
+  }
+
+  /** Gives back a permit that was taken but not used: the arming was rejected or not queued. */
+  void unusedPermit(int permit) {
+    if (permit >= 0) {
+      backlog.unused(permit & LANE_MASK);
+    }
   }
 
   /** Asks for the cancelled entries in the request queue to be taken soon; see the class doc. */
@@ -250,12 +270,12 @@ final class TimerLoop {
   }
 
   long throttled() {
-    return throttled.sum();
+    return backlog.throttled();
   }
 
-  /** Whether the last turn ended with requests still queued; for tests. */
-  boolean behind() {
-    return behind;
+  /** The permits of the backlog out now; for tests. */
+  long backlogPermits() {
+    return backlog.outstanding();
   }
 
   // ---- the timer thread ----
@@ -322,39 +342,30 @@ final class TimerLoop {
       }
     }
     queue.advance(now, fire, FIRE_BATCH);
+    backlog.publish();
     return prepareToSleep();
   }
 
   /**
    * Applies every queued request. The requests sent before a call on another thread may wait in
    * other lanes than that call's, behind or ahead of it, so this is what puts them all before it.
-   * Other threads are held back meanwhile, as when the thread is behind, so that they cannot keep
+   * Other threads cannot keep it here: their armings are bounded by the {@link Backlog}, and a
    * it here.
    */
   private void applyQueued() {
-    boolean wasBehind = behind;
-    behind = true;
-    try {
-      requests.drain(request -> request.process(this));
-    } finally {
-      behind = wasBehind;
-    }
+    requests.drain(request -> request.process(this));
+    backlog.publish();
   }
 
   private void processRequests() {
     for (int i = 0; i < REQUEST_BATCH; i++) {
       Request request = requests.poll();
       if (request == null) {
-        if (behind) {
-          behind = false;
-        }
-        return;
+        break;
       }
       request.process(this);
     }
-    if (!behind) {
-      behind = true;
-    }
+    backlog.publish();
   }
 
   /**
@@ -363,6 +374,30 @@ final class TimerLoop {
    */
   void apply(TimerEntry entry) {
     entry.dequeued();
+    // Before the stamp: a permit attached later comes with a change that queues the entry again.
+    int permit = entry.takePermit();
+    boolean pending = applyState(entry);
+    int held = entry.heldPermit;
+    if (pending && permit >= 0 && (permit & DUE_PERMIT) != 0) {
+      // Armed due by another thread: one permit stays out until the timer fires or leaves.
+      if (held < 0) {
+        entry.heldPermit = permit & LANE_MASK;
+      } else {
+        backlog.retire(permit & LANE_MASK);
+      }
+      return;
+    }
+    if (held >= 0) {
+      backlog.retire(held);
+      entry.heldPermit = -1;
+    }
+    if (permit >= 0) {
+      backlog.retire(permit & LANE_MASK);
+    }
+  }
+
+  /** Brings the queue in line with the entry's latest state; returns whether it is pending. */
+  private boolean applyState(TimerEntry entry) {
     while (true) {
       long stamp = entry.unlockedStamp() & TimerEntry.ARMING_MASK;
       TimerHandle<TimerEntry> slot = entry.slot;
@@ -370,10 +405,10 @@ final class TimerLoop {
         if (slot != null && slot.isPending()) {
           queue.cancel(slot);
         }
-        return;
+        return false;
       }
       if (stamp == entry.armedStamp) {
-        return; // armed as it is already
+        return true; // armed as it is already
       }
       long deadline = entry.deadline();
       if ((entry.stamp() & TimerEntry.ARMING_MASK) != stamp) {
@@ -385,12 +420,17 @@ final class TimerLoop {
         queue.reschedule(slot, deadline);
       }
       entry.armedStamp = stamp;
-      return;
+      return true;
     }
   }
 
   private void fire(TimerHandle<TimerEntry> slot) {
     TimerEntry entry = slot.payload();
+    int held = entry.heldPermit;
+    if (held >= 0) {
+      backlog.retire(held); // the timer leaves the queue, whatever happens to its task
+      entry.heldPermit = -1;
+    }
     if (service.stopping) {
       stray(entry);
       return;

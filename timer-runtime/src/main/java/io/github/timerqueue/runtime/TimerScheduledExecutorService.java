@@ -322,7 +322,7 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
       return;
     }
     try {
-      task.timeout.rearmAt(deadline);
+      task.timeout.rearmAt(deadline, -1); // no backlog permit: one arming per periodic task
     } catch (RejectedExecutionException e) {
       if (timer.isStopped()) {
         task.cancel(false);
@@ -360,7 +360,8 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
       throw new RejectedExecutionException("executor is shut down");
     }
     try {
-      task.timeout.armFirst(timer.deadlineAfter(delay, unit));
+      long deadline = timer.deadlineAfter(delay, unit);
+      task.timeout.armFirst(deadline, timer.loop.permitFor(unit.toNanos(delay)));
     } catch (RejectedExecutionException e) {
       task.cancel(false);
       throw e;

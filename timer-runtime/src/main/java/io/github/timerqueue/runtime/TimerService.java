@@ -59,15 +59,21 @@ import java.util.concurrent.locks.LockSupport;
  * of each operation ({@code O(1)} for the timing wheels, {@code O(log n)} for {@code heap}).
  *
  * <h2>Back-pressure</h2>
- * One thread applies every other thread's requests. Threads that schedule faster than it can apply
- * would otherwise grow the request queue without bound (and keep every queued handle alive), and a
- * timeout queued behind that backlog would run late by all of it. So the timer thread applies at
- * most {@value TimerLoop#REQUEST_BATCH} requests between two looks at the clock, and when a turn
- * ends with requests still queued it marks itself behind; while it is, {@code newTimeout} and
- * {@code reschedule} on other threads first sleep, in pauses of 50 microseconds, until it has
- * caught up, for at most a millisecond each. A caller that is not scheduling faster than the thread
- * applies never waits, and the check costs it one read of a field that rarely changes. The timer
- * thread, and tasks on it, never wait. {@link TimerStats#throttled()} counts the calls that waited.
+ * One thread applies every other thread's requests and fires every timer. Threads that schedule
+ * faster than it can do both would otherwise grow its backlog without bound (the queued requests,
+ * and the timers due and not yet fired), and a timeout behind that backlog would run late by all of
+ * it. So the backlog is bounded ({@link Builder#maxBacklog}, default {@value #DEFAULT_MAX_BACKLOG}
+ * requests and due timers): while it is full, {@code newTimeout} and {@code reschedule} on other
+ * threads wait, sleeping in pauses that grow from 50 microseconds to a millisecond, until the timer
+ * thread has worked some of it off. Nothing is dropped, and a timer due behind a full backlog runs
+ * late by the time the timer thread takes to work through it. The timer thread applies at most
+ * {@value TimerLoop#REQUEST_BATCH} requests and fires at most {@value TimerLoop#FIRE_BATCH}
+ * timers between two looks at the clock, so neither starves the other. A caller that is not
+ * scheduling faster than the thread works never waits; taking its place in the backlog costs it one
+ * atomic increment on a counter its lane of threads shares and one read of a count the timer
+ * thread updates once per turn. The timer thread, and tasks on it, never wait (so a task that
+ * blocks on the timer thread holds up every caller once the backlog is full); nor does a
+ * cancellation. {@link TimerStats#throttled()} counts the calls that waited.
  *
  * <h2>Where tasks run</h2>
  * By default tasks run on the timer thread itself. That costs nothing extra per task, but while a
@@ -90,6 +96,8 @@ import java.util.concurrent.locks.LockSupport;
 public final class TimerService {
   /** Delays are capped here (146 years) so that deadlines compare correctly by subtraction. */
   static final long MAX_DELAY_NANOS = Long.MAX_VALUE >>> 1;
+  /** The default of {@link Builder#maxBacklog}. */
+  public static final long DEFAULT_MAX_BACKLOG = 1 << 16;
   private static final AtomicInteger SERVICE_NUMBERS = new AtomicInteger();
 
   final Ticker ticker;
@@ -131,7 +139,7 @@ public final class TimerService {
     builder.options.forEach(config::option);
     TimerQueue<TimerEntry> queue = TimerQueues.create(strategy, config.build());
     this.loop = new TimerLoop(this, ticker, queue, builder.resolution.toNanos(),
-        builder.taskExecutor);
+        builder.taskExecutor, builder.maxBacklog);
     if (builder.manualLoop) {
       return;
     }
@@ -155,7 +163,8 @@ public final class TimerService {
 
   /**
    * Returns a new builder with the defaults: strategy {@code "heap"}, resolution 1 ms, the system
-   * ticker, a daemon timer thread, tasks run on the timer thread, no limit on pending timeouts.
+   * ticker, a daemon timer thread, tasks run on the timer thread, no limit on pending timeouts, a
+   * backlog of at most {@value #DEFAULT_MAX_BACKLOG} requests and due timers.
    *
    * @return a new builder
    */
@@ -168,8 +177,8 @@ public final class TimerService {
    * the resolution and the timer thread allow. A delay of zero or less runs it as soon as possible;
    * delays beyond 146 years are cut to that.
    *
-   * <p>While the timer thread is behind the requests of other threads, this first waits for it
-   * (see "Back-pressure" above), for at most a millisecond.
+   * <p>While the timer thread's backlog is full, this first waits until it is not (see
+   * "Back-pressure" above); on the timer thread it never waits.
    *
    * @param task what to run
    * @param delay how long from now to run it
@@ -183,7 +192,8 @@ public final class TimerService {
     Objects.requireNonNull(task, "task");
     Objects.requireNonNull(unit, "unit");
     TimerEntry entry = new TimerEntry(this, task);
-    entry.armFirst(deadlineAfter(delay, unit));
+    long deadline = deadlineAfter(delay, unit);
+    entry.armFirst(deadline, loop.permitFor(unit.toNanos(delay)));
     return entry;
   }
 
@@ -286,13 +296,20 @@ public final class TimerService {
 
   /**
    * The deadline of a timeout armed now to expire after {@code delay}, for every arming a caller
-   * asks for: first waits while the timer thread is behind ({@link TimerLoop#throttle}), so that
-   * the deadline is read after the wait and the wait cannot be forgotten on any path.
+   * asks for: first takes a backlog permit, waiting for one while the backlog is full ({@link
+   * TimerLoop#acquirePermit}), so that the deadline is read after the wait and the wait cannot be
+   * forgotten on any path. The caller arms with the permit ({@link TimerLoop#permitFor}) or gives
+   * it back.
    */
   long deadlineAfter(long delay, TimeUnit unit) {
-    loop.throttle();
+    loop.acquirePermit();
     long nanos = Math.min(Math.max(unit.toNanos(delay), 0), MAX_DELAY_NANOS);
-    return ticker.read() + nanos;
+    try {
+      return ticker.read() + nanos;
+    } catch (RuntimeException | Error e) {
+      loop.unusedPermit(loop.permitFor(0));
+      throw e;
+    }
   }
 
   /**
@@ -544,6 +561,7 @@ public final class TimerService {
     private String threadName;
     private Executor taskExecutor;
     private long maxPendingTimeouts;
+    private long maxBacklog = DEFAULT_MAX_BACKLOG;
     private Thread.UncaughtExceptionHandler exceptionHandler;
     private final Map<String, String> options = new TreeMap<>();
     private boolean manualLoop;
@@ -679,6 +697,37 @@ public final class TimerService {
             "maxPendingTimeouts must be at least 1, but was " + maxPendingTimeouts);
       }
       this.maxPendingTimeouts = maxPendingTimeouts;
+      return this;
+    }
+
+    /**
+     * Bounds the backlog of the timer thread (default {@value TimerService#DEFAULT_MAX_BACKLOG}):
+     * the requests to schedule or re-arm a timeout that other threads have made and the timer
+     * thread has not yet applied, plus the timers they armed that were due when applied (deadline
+     * at most one resolution, or one millisecond if longer, after the turn began) and have not yet
+     * fired or been cancelled. When the backlog is full, {@code newTimeout}, {@code reschedule}
+     * and the executor's {@code schedule} methods wait until it is not; nothing is dropped. So a
+     * timer due behind the backlog runs late by at most the time the timer thread takes to work
+     * through this many requests and timers, on top of the resolution.
+     *
+     * <p>The bound is split evenly among the lanes of the request queue, a few per processor (up
+     * to 64), and a thread draws on the share of its own lane, so that threads on different cores
+     * do not contend for one counter: one thread alone may wait at {@code maxBacklog / lanes}. The
+     * timer thread, tasks running on it, and periodic tasks of a {@link
+     * TimerScheduledExecutorService} re-arming themselves never wait and are not counted; nor are
+     * cancellations, which only shrink the backlog, nor timers armed for later than the horizon
+     * above, which are counted by {@link #maxPendingTimeouts} if at all.
+     *
+     * @param maxBacklog at least 64, the most lanes there are
+     * @return this builder
+     * @throws IllegalArgumentException if {@code maxBacklog < 64}
+     */
+    public Builder maxBacklog(long maxBacklog) {
+      if (maxBacklog < RequestQueue.MAX_LANES) {
+        throw new IllegalArgumentException("maxBacklog must be at least " + RequestQueue.MAX_LANES
+            + ", but was " + maxBacklog);
+      }
+      this.maxBacklog = maxBacklog;
       return this;
     }
 

@@ -83,7 +83,7 @@ class ExecutorLifecycleTest {
   // ---- 1: cancel after shutdown never waits ----
 
   @Test
-  @Timeout(30)
+  @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void cancellingTheLastRunningTaskAfterShutdownDoesNotWaitForIt() throws Exception {
     for (boolean interrupt : new boolean[] {false, true}) {
       TimerScheduledExecutorService executor = stopLater(builder().buildScheduledExecutorService());
@@ -112,7 +112,7 @@ class ExecutorLifecycleTest {
   // ---- 2: a rejected hand-off completes the future ----
 
   @Test
-  @Timeout(30)
+  @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void aTaskTheTaskExecutorRejectsFailsItsFutureAndCountsTowardTermination() throws Exception {
     ExecutorService refusing = Executors.newSingleThreadExecutor();
     refusing.shutdown();
@@ -129,7 +129,7 @@ class ExecutorLifecycleTest {
   }
 
   @Test
-  @Timeout(30)
+  @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void aRejectedHandOffAfterShutdownNowStillTerminates() throws Exception {
     ExecutorService refusing = Executors.newSingleThreadExecutor();
     refusing.shutdown();
@@ -145,7 +145,7 @@ class ExecutorLifecycleTest {
   // ---- 3: a failure of the timer loop completes every future ----
 
   @Test
-  @Timeout(30)
+  @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void aFailedTimerLoopShutsTheExecutorDownAndCompletesEveryFuture() throws Exception {
     AtomicBoolean broken = new AtomicBoolean();
     IllegalStateException breakage = new IllegalStateException("the ticker broke");
@@ -182,7 +182,7 @@ class ExecutorLifecycleTest {
   // ---- 4: shutdownNow returns every task that never started, whatever raced with it ----
 
   @Test
-  @Timeout(60)
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void shutdownThenShutdownNowReturnsEveryDelayedTask() throws Exception {
     int tasks = 20;
     for (int round = 0; round < 400; round++) {
@@ -200,7 +200,7 @@ class ExecutorLifecycleTest {
   }
 
   @Test
-  @Timeout(60)
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void shutdownNowRacingShutdownFromManyThreadsReturnsEveryDelayedTask() throws Exception {
     int threads = 8;
     int tasks = 250;
@@ -234,7 +234,7 @@ class ExecutorLifecycleTest {
   // ---- 5: a periodic task cancelled while it re-arms is removed at once ----
 
   @Test
-  @Timeout(30)
+  @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void aFixedDelayTaskCancelledBetweenItsRunAndItsReArmingIsRemovedAtOnce() throws Exception {
     // The timer thread reads the ticker between the end of a fixed-delay run and the re-arming
     // (the next deadline counts from the end of the run): the ticker holds it there.
@@ -266,7 +266,7 @@ class ExecutorLifecycleTest {
   }
 
   @Test
-  @Timeout(60)
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void aPeriodicTaskCancelledWhileItReArmsIsNotPendingAgain() throws Exception {
     TimerScheduledExecutorService executor = stopLater(builder().buildScheduledExecutorService());
     for (int round = 0; round < 3_000; round++) {
@@ -290,7 +290,7 @@ class ExecutorLifecycleTest {
   // ---- 7: shutdownNow takes back the tasks handed to the task executor but not started ----
 
   @Test
-  @Timeout(30)
+  @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void shutdownNowReturnsTheTasksWaitingInTheTaskExecutorAndInterruptsTheRunningOnes()
       throws Exception {
     ThreadPoolExecutor pool = (ThreadPoolExecutor) Executors.newFixedThreadPool(2);
@@ -330,7 +330,7 @@ class ExecutorLifecycleTest {
   // ---- 8: shutdownNow does not wait for a running task ----
 
   @Test
-  @Timeout(30)
+  @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void shutdownNowDoesNotWaitForATaskThatIgnoresInterrupts() throws Exception {
     TimerScheduledExecutorService executor = stopLater(builder().buildScheduledExecutorService());
     CountDownLatch started = new CountDownLatch(1);
@@ -358,7 +358,7 @@ class ExecutorLifecycleTest {
   }
 
   @Test
-  @Timeout(120)
+  @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void everyTaskRunsIsHandedBackOrIsCancelledWhateverShutdownNowRacesWith() throws Exception {
     for (boolean withTaskExecutor : new boolean[] {false, true}) {
       ExecutorService pool = withTaskExecutor ? Executors.newFixedThreadPool(2) : null;
