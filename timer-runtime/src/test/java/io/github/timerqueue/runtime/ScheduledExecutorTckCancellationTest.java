@@ -235,7 +235,7 @@ class ScheduledExecutorTckCancellationTest extends ScheduledExecutorTckSupport {
    * request" ({@link java.util.concurrent.ExecutorService}); a task whose future was cancelled
    * while it ran has not completed execution until it returns, and {@code
    * ScheduledThreadPoolExecutor}'s worker does not end, nor the pool terminate, before that.
-   * (On the timer thread, the cancel itself also hangs today: fault 1 of issue 20.)
+   * (On the timer thread the cancel itself used to hang: fault 1 of issue 20.)
    */
   @EachSetup
   void theExecutorDoesNotTerminateWhileACancelledTaskStillRuns(Setup setup) throws Exception {
