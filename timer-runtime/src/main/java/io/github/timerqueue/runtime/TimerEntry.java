@@ -101,7 +101,7 @@ final class TimerEntry extends Request implements Timeout, Runnable {
       unlockTo(before & ARMING_MASK);
       return false;
     }
-    publish((before & ~STATE_MASK & ARMING_MASK) | CANCELLED);
+    publish(before, (before & ~STATE_MASK & ARMING_MASK) | CANCELLED);
     service.cancelled(this);
     return true;
   }
@@ -168,9 +168,11 @@ final class TimerEntry extends Request implements Timeout, Runnable {
       throw e;
     }
     DEADLINE.set(this, deadline);
-    PERMIT.set(this, permit); // published with the stamp
+    PERMIT.set(this, permit);
     long arming = VERSION_UNIT | PENDING;
-    STAMP.setVolatile(this, arming | QUEUED);
+    // No other thread sees the entry before the offer, whose exchange publishes these stores and
+    // orders the reads of the service's state that follow it: a release store is enough.
+    STAMP.setRelease(this, arming | QUEUED);
     service.loop.offer(this);
     service.armed(this, arming, deadline, false);
   }
@@ -195,7 +197,7 @@ final class TimerEntry extends Request implements Timeout, Runnable {
     if (permit >= 0) {
       attachPermit(permit);
     }
-    publish(arming);
+    publish(before, arming);
     service.armed(this, arming, deadline, wasPending);
     return wasPending;
   }
@@ -358,7 +360,13 @@ final class TimerEntry extends Request implements Timeout, Runnable {
    * entry was still on its way, and a {@code stop} in between would sweep the queue without it and
    * leave the timeout pending, neither run nor returned.
    */
-  private void publish(long next) {
+  private void publish(long locked, long next) {
+    // Queued when this thread locked it: unless the timer thread has taken the entry since (it
+    // only ever clears QUEUED), one compare-and-set from that very stamp unlocks it still queued,
+    // and nothing need be offered: one atomic operation instead of two.
+    if ((locked & QUEUED) != 0 && STAMP.compareAndSet(this, locked | LOCKED, next | QUEUED)) {
+      return;
+    }
     long previous = (long) STAMP.getAndSet(this, next | QUEUED | OFFERING);
     if ((previous & QUEUED) == 0) {
       service.loop.offer(this);

@@ -187,6 +187,9 @@ final class TimerLoop {
     if (!sleeping) {
       return; // awake: it looks at the request queue before it sleeps again
     }
+    if (deadline - (long) WAKE_AT.getVolatile(this) >= 0) {
+      return; // rounding up only moves it later: spares the common case a division
+    }
     long due = roundUp(deadline);
     long current;
     while (due - (current = (long) WAKE_AT.getVolatile(this)) < 0) {

@@ -97,7 +97,7 @@ public final class TimerService {
   /** Delays are capped here (146 years) so that deadlines compare correctly by subtraction. */
   static final long MAX_DELAY_NANOS = Long.MAX_VALUE >>> 1;
   /** The default of {@link Builder#maxBacklog}. */
-  public static final long DEFAULT_MAX_BACKLOG = 1 << 16;
+  public static final long DEFAULT_MAX_BACKLOG = 1 << 14;
   private static final AtomicInteger SERVICE_NUMBERS = new AtomicInteger();
 
   final Ticker ticker;
