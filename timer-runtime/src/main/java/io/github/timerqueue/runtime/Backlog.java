@@ -45,9 +45,15 @@ final class Backlog {
   private final long[] retiredSoFar;
   private boolean anyRetiring;
   private final LongAdder throttled = new LongAdder();
+  /** Wakes the timer thread if it sleeps, so that it works the backlog off. */
+  private final Runnable wake;
 
-  /** A bound of {@code bound} permits over {@code lanes} lanes; {@code bound >= lanes}. */
-  Backlog(long bound, int lanes) {
+  /**
+   * A bound of {@code bound} permits over {@code lanes} lanes; {@code bound >= lanes}. {@code
+   * wake} wakes the timer thread if it sleeps.
+   */
+  Backlog(long bound, int lanes, Runnable wake) {
+    this.wake = wake;
     this.lanes = lanes;
     this.perLane = bound / lanes;
     this.admitted = new long[(lanes + 2) * STRIDE];
@@ -70,10 +76,17 @@ final class Backlog {
   void acquire(int lane, BooleanSupplier stopping) {
     int at = lane * STRIDE + STRIDE;
     long ticket = (long) COUNTS.getAndAdd(admitted, at, 1L);
-    if (ticket - given(lane, at) < perLane) {
+    long out = ticket - given(lane, at);
+    if (out < perLane) {
+      if (out == perLane >> 1) {
+        // Half the lane's share is out: a timer thread asleep (nothing due soon, cancellations
+        // left for later) is woken to apply the requests before anyone has to wait for it.
+        wake.run();
+      }
       return;
     }
     throttled.increment();
+    wake.run();
     long pause = FIRST_PAUSE_NANOS;
     while (ticket - given(lane, at) >= perLane && !stopping.getAsBoolean()) {
       LockSupport.parkNanos(this, pause);

@@ -156,7 +156,7 @@ final class TimerLoop {
     this.resolution = resolution;
     this.taskExecutor = taskExecutor;
     this.handedOff = taskExecutor == null ? null : new ConcurrentHashMap<>();
-    this.backlog = new Backlog(maxBacklog, requests.lanes());
+    this.backlog = new Backlog(maxBacklog, requests.lanes(), this::wakeNow);
     this.stopping = () -> service.stopping;
     this.dueHorizon = Math.max(resolution, DUE_HORIZON_NANOS);
   }
