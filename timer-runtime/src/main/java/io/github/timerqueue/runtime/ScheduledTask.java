@@ -16,11 +16,20 @@ import java.util.concurrent.TimeUnit;
  * @param <V> the result type
  */
 final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledFuture<V>, TimerTask {
-  private static final VarHandle COUNTED;
+  /** Not counted as outstanding: never scheduled, or done or handed back since. */
+  private static final int UNCOUNTED = 0;
+  /** Counted, and not running. */
+  private static final int WAITING = 1;
+  /** Counted, and in {@link #run()}. */
+  private static final int RUNNING = 2;
+  /** In {@link #run()}, and done or handed back meanwhile: leaves the count when the run returns. */
+  private static final int RUNNING_RELEASED = 3;
+
+  private static final VarHandle PHASE;
 
   static {
     try {
-      COUNTED = MethodHandles.lookup().findVarHandle(ScheduledTask.class, "counted", boolean.class);
+      PHASE = MethodHandles.lookup().findVarHandle(ScheduledTask.class, "phase", int.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -31,12 +40,19 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
   private final long period;
   final TimerEntry timeout;
   /**
-   * Whether the executor counts this task as outstanding: from when it is scheduled until it is
-   * done or handed back. A task that was made by {@code newTaskFor} but never scheduled (an
-   * ExecutorCompletionService wraps such tasks in its own) is never counted.
+   * Whether the executor counts this task as outstanding, and whether it runs: counted from when
+   * it is scheduled until it is done or handed back and, if that happens while it runs, until the
+   * run returns, so that the executor does not terminate while a cancelled task still runs. A task
+   * that was made by {@code newTaskFor} but never scheduled (an ExecutorCompletionService wraps
+   * such tasks in its own) is never counted.
    */
-  @SuppressWarnings("unused") // accessed through COUNTED
-  private volatile boolean counted;
+  @SuppressWarnings("unused") // accessed through PHASE
+  private volatile int phase;
+  /** The links of the executor's {@link OutstandingTasks}, guarded by {@link #stripe}'s monitor. */
+  ScheduledTask<?> previous;
+  ScheduledTask<?> next;
+  /** The stripe of {@link OutstandingTasks} this task was added to. */
+  OutstandingTasks.Stripe stripe;
 
   ScheduledTask(TimerScheduledExecutorService executor, Callable<V> callable) {
     super(callable);
@@ -65,13 +81,38 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
    */
   @Override
   public void run() {
-    if (!executor.canRun(this)) {
-      cancel(false);
-    } else if (period == 0) {
-      super.run();
-    } else if (super.runAndReset()) {
-      long next = period > 0 ? timeout.deadline() + period : executor.timer.ticker.read() - period;
-      executor.rearm(this, next);
+    // Untracked if not counted: a task handed back by shutdownNow, or one run twice at once.
+    boolean tracked = PHASE.compareAndSet(this, WAITING, RUNNING);
+    try {
+      if (!executor.canRun(this)) {
+        cancel(false);
+      } else if (period == 0) {
+        super.run();
+      } else if (super.runAndReset()) {
+        long next = period > 0 ? timeout.deadline() + period : executor.timer.ticker.read() - period;
+        executor.rearm(this, next);
+      }
+    } finally {
+      if (tracked) {
+        runReturned();
+      }
+    }
+  }
+
+  /**
+   * The run is over: the task leaves the count if it was released meanwhile. Otherwise it is
+   * waiting again, re-armed; a {@code shutdown} that found it running skipped it, so it looks at
+   * the state itself after saying it waits. One of the two sees the other (each writes before it
+   * reads), and a task the shutdown policies drop is cancelled either way.
+   */
+  private void runReturned() {
+    if (PHASE.compareAndSet(this, RUNNING, WAITING)) {
+      if (!executor.canRun(this)) {
+        cancelWaiting();
+      }
+    } else {
+      PHASE.setVolatile(this, UNCOUNTED); // RUNNING_RELEASED: only this thread moves it on
+      executor.taskLeft(this);
     }
   }
 
@@ -109,14 +150,51 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
     executor.taskDone(this);
   }
 
-  /** The task enters the executor's outstanding count. */
-  void count() {
-    COUNTED.setVolatile(this, true);
+  /**
+   * Cancels the task for {@code shutdown}'s policies unless it runs or was handed back: removes
+   * its timer if pending, or, if the timer fired and the task has not started (handed to the task
+   * executor and waiting there), cancels the future, so that it never starts. Returns whether it
+   * cancelled.
+   */
+  boolean drop() {
+    if ((int) PHASE.getVolatile(this) != WAITING) {
+      return false; // running: re-armed only if the state allows it, see runReturned
+    }
+    if (timeout.cancel()) {
+      return super.cancel(false);
+    }
+    return timeout.isExpired() && super.cancel(false);
   }
 
-  /** Returns {@code true} if the task was counted and now leaves the count; once. */
+  /** Whether the task is counted and not running: what {@link #drop()} considers. */
+  boolean isWaiting() {
+    return (int) PHASE.getVolatile(this) == WAITING;
+  }
+
+  /** The task enters the executor's outstanding count. */
+  void count() {
+    PHASE.setVolatile(this, WAITING);
+  }
+
+  /**
+   * Takes the task out of the count, once: returns {@code true} if it leaves it now; if it is
+   * running, it leaves when the run returns ({@link TimerScheduledExecutorService#taskLeft}).
+   */
   boolean release() {
-    return COUNTED.compareAndSet(this, true, false);
+    while (true) {
+      int current = (int) PHASE.getVolatile(this);
+      if (current == WAITING) {
+        if (PHASE.compareAndSet(this, WAITING, UNCOUNTED)) {
+          return true;
+        }
+      } else if (current == RUNNING) {
+        if (PHASE.compareAndSet(this, RUNNING, RUNNING_RELEASED)) {
+          return false;
+        }
+      } else {
+        return false;
+      }
+    }
   }
 
   @Override

@@ -49,8 +49,16 @@ import java.util.concurrent.atomic.AtomicLong;
  *       ones, on the timer thread or the task executor. It waits for none of them: {@link
  *       #awaitTermination} does. No call waits for a running task: {@code Future.cancel}, {@code
  *       shutdown} and {@code shutdownNow} return while it runs, and the executor terminates
- *       asynchronously, when the last task is done and the timer thread has ended.
+ *       asynchronously, when the last task is done and the timer thread has ended. As with {@link
+ *       ScheduledThreadPoolExecutor}, a task counts until its run returns, even if its future was
+ *       cancelled meanwhile: the executor does not terminate while a cancelled task still runs.
+ *   <li>{@link #shutdown()} cancels the tasks its policies drop before it returns, on the calling
+ *       thread (a running one is not interrupted, but cancelled when its run returns).
  * </ul>
+ *
+ * <p>Cost: scheduling a task allocates the future (which is its own timer entry, so nothing else)
+ * and adds it to a lock-striped list of outstanding tasks, which {@code shutdown} walks; each of
+ * scheduling and completion takes one uncontended monitor and two atomic operations.
  *
  * <p>Tasks that throw complete their futures exceptionally, as with any {@code ExecutorService};
  * they do not reach the timer service's uncaught-exception handler. A task that the timer service's
@@ -69,8 +77,13 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
 
   final TimerService timer;
   private final AtomicInteger state = new AtomicInteger(RUNNING);
-  /** Tasks scheduled and not yet done, cancelled, or handed back by shutdownNow. */
+  /**
+   * Tasks scheduled and not yet done, cancelled, or handed back by shutdownNow, or whose run has
+   * not returned yet.
+   */
   private final AtomicLong outstanding = new AtomicLong();
+  /** The same tasks, for shutdown to cancel those its policies drop. */
+  private final OutstandingTasks tasks = new OutstandingTasks();
   private final CountDownLatch terminated = new CountDownLatch(1);
   private final Object lifecycle = new Object();
   /** The ticker's time when shutdown began: delayed tasks due by then may run after it. */
@@ -160,9 +173,10 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
 
   /**
    * Starts an orderly shutdown: no new task is accepted; periodic tasks are cancelled and delayed
-   * ones still run at their time, unless the policies say otherwise. Does not wait for anything;
-   * the cancellations are carried out by the timer thread just after this call, and a task that is
-   * not allowed to run any more is cancelled instead of run in any case.
+   * ones still run at their time, unless the policies say otherwise. The tasks the policies drop
+   * are cancelled by the time this method returns, as with {@link ScheduledThreadPoolExecutor},
+   * except one that is running: it is not interrupted, and is cancelled instead of re-armed when
+   * its run returns. Does not wait for anything: O(tasks outstanding) on the calling thread.
    */
   @Override
   public void shutdown() {
@@ -344,8 +358,17 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
     }
   }
 
+  /** The task is done or handed back: it leaves the count now, or when its run returns. */
   void taskDone(ScheduledTask<?> task) {
-    if (task.release() && outstanding.decrementAndGet() == 0) {
+    if (task.release()) {
+      taskLeft(task);
+    }
+  }
+
+  /** The task has left the count ({@link ScheduledTask#release}); once per scheduling. */
+  void taskLeft(ScheduledTask<?> task) {
+    tasks.remove(task);
+    if (outstanding.decrementAndGet() == 0) {
       tryTerminate();
     }
   }
@@ -353,10 +376,11 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
   private <T extends ScheduledTask<?>> T delayedExecute(T task, long delay, TimeUnit unit) {
     task.count();
     outstanding.incrementAndGet();
+    // Before the state is read: either shutdown finds the task here, or this thread sees the
+    // shutdown (each writes, under a lock or by an atomic, before it reads the other's).
+    tasks.add(task);
     if (isShutdown()) {
-      task.release();
-      outstanding.decrementAndGet();
-      tryTerminate();
+      taskDone(task);
       throw new RejectedExecutionException("executor is shut down");
     }
     try {
@@ -379,24 +403,22 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
   }
 
   /**
-   * Cancels, on the timer thread, the pending tasks that the shutdown policies do not let run. The
-   * policies are read here, when shutdown (or a policy change) happens, not when the timer thread
-   * gets to it: a {@code shutdownNow} in between must find the delayed tasks that this shutdown
-   * lets run, and hand them back, rather than have this visit cancel them because the state has
-   * moved on to STOP. A task only leaves the timer queue cancelled if it was still pending there.
+   * Cancels, on the calling thread, the outstanding tasks that the shutdown policies do not let
+   * run, unless they run now (see {@link ScheduledTask#drop()}). The policies are read once, here:
+   * a {@code shutdownNow} racing with this must find the delayed tasks that this shutdown lets run,
+   * and hand them back, rather than have them cancelled because the state has moved on to STOP;
+   * a task whose timer it took back is left alone. Tasks are cancelled outside the list's locks,
+   * as cancelling one removes it from the list.
    */
   private void applyShutdownPolicies() {
     boolean keepPeriodic = continueExistingPeriodicTasksAfterShutdown;
     boolean keepDelayed = executeExistingDelayedTasksAfterShutdown;
     long shutdownAt = shutdownTime;
-    timer.loop.visitPending(task -> {
-      if (task instanceof ScheduledTask) {
-        ScheduledTask<?> scheduled = (ScheduledTask<?>) task;
-        if (!runsAfterShutdown(scheduled, keepPeriodic, keepDelayed, shutdownAt)) {
-          scheduled.cancelWaiting();
-        }
-      }
-    });
+    List<ScheduledTask<?>> dropped = tasks.select(task -> task.isWaiting()
+        && !runsAfterShutdown(task, keepPeriodic, keepDelayed, shutdownAt));
+    for (ScheduledTask<?> task : dropped) {
+      task.drop();
+    }
   }
 
   /** Moves the state forward to {@code target} unless it is there or beyond already. */
