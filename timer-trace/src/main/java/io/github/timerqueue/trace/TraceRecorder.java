@@ -205,6 +205,11 @@ public final class TraceRecorder implements Closeable {
     return dropped;
   }
 
+  /** Whether the writer thread has taken every entry recorded so far; for the recording thread. */
+  boolean drained() {
+    return ring == null || (long) INDEX.getAcquire(indices, TAIL) == head;
+  }
+
   private void put(int op, long id, long a, long b) {
     if (ring == null) {
       return;
