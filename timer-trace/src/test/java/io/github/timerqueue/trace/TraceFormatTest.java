@@ -49,13 +49,13 @@ class TraceFormatTest {
   void binaryAndTextRoundTripEveryRecordExactlyFromAnyStart(long start) throws IOException {
     for (long resolution : new long[] {1, 1000, 1_000_000}) {
       TraceHeader header = new TraceHeader(1, resolution, start);
-      List<Op> ops = Op.random(header, 20_000, start ^ resolution);
+      List<Op> ops = Op.random(header, 5_000, start ^ resolution);
 
       byte[] binary = binary(header, ops);
       byte[] text = text(header, ops);
 
-      assertThat(read(binary)).containsExactlyElementsOf(ops);
-      assertThat(read(text)).containsExactlyElementsOf(ops);
+      assertThat(read(binary)).isEqualTo(ops);
+      assertThat(read(text)).isEqualTo(ops);
       try (TraceReader reader = TraceReader.open(new ByteArrayInputStream(binary))) {
         assertThat(reader.header()).isEqualTo(header);
       }
