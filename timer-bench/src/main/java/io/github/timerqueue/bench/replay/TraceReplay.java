@@ -105,7 +105,7 @@ public final class TraceReplay {
   }
 
   private static String value(List<String> args, String option, String otherwise) {
-    int at = args.indexOf(option);
+    int at = args.lastIndexOf(option);
     if (at < 0) {
       if (otherwise == null) {
         throw new IllegalArgumentException(option + " is required");
@@ -136,9 +136,15 @@ public final class TraceReplay {
               + Contender.all().stream().map(Contender::label).toList());
         }
       }
+      int passes = Integer.parseInt(value(args, "--passes", "3"));
+      if (passes < 1) {
+        throw new IllegalArgumentException("--passes must be at least 1, but was " + passes);
+      }
+      if (resolution < 0) {
+        throw new IllegalArgumentException("--resolution must be positive, but was " + resolution);
+      }
       return new Settings(trace, resolution, contenders, !args.contains("--no-memory"),
-          Path.of(value(args, "--out", "results")), !args.contains("--in-process"),
-          Integer.parseInt(value(args, "--passes", "3")));
+          Path.of(value(args, "--out", "results")), !args.contains("--in-process"), passes);
     }
   }
 
