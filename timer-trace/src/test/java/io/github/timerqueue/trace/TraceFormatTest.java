@@ -270,6 +270,29 @@ class TraceFormatTest {
     }
   }
 
+  @Test
+  void theSpecsExampleReadsAsItSaysAndTakes53BytesInBinary() throws IOException {
+    String example = """
+        # timerqueue-trace 1 unitNanos=1000000 resolution=1 start=0
+        0 schedule 1 30000
+        0 schedule 2 30000
+        1000 schedule 3 500
+        1003 cancel 3
+        2500 reschedule 1 30000
+        32500 advance
+        32500 end 6
+        """;
+    List<Op> ops = read(example.getBytes(StandardCharsets.US_ASCII));
+
+    assertThat(ops).extracting(Op::op).containsExactly(TraceOp.SCHEDULE, TraceOp.SCHEDULE,
+        TraceOp.ADVANCE, TraceOp.SCHEDULE, TraceOp.ADVANCE, TraceOp.CANCEL, TraceOp.ADVANCE,
+        TraceOp.RESCHEDULE, TraceOp.ADVANCE);
+    TraceHeader header = new TraceHeader(1_000_000, 1, 0);
+    byte[] binary = binary(header, ops);
+    assertThat(binary).hasSize(53); // docs/trace-format.md: 21 header, 5 framing, 27 records
+    assertThat(read(binary)).isEqualTo(ops);
+  }
+
   private static void assertTextError(String trace, long offset, String problem) {
     assertThatThrownBy(() -> read(trace.getBytes(StandardCharsets.US_ASCII)))
         .isInstanceOf(TraceFormatException.class)
