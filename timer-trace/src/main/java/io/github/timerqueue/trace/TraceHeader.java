@@ -23,6 +23,9 @@ public record TraceHeader(long unitNanos, long resolution, long startTime) {
   /**
    * Checks the values.
    *
+   * @param unitNanos the length of one time unit in nanoseconds, or {@code 0}
+   * @param resolution the length of one tick in time units, at least 1
+   * @param startTime the time at which the trace starts
    * @throws IllegalArgumentException if {@code unitNanos} is negative or {@code resolution} is
    *     less than 1
    */
