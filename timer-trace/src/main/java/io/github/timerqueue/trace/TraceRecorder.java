@@ -16,7 +16,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Each method ({@link #advance}, {@link #schedule}, ...) copies its primitive arguments into a
  * bounded ring buffer and returns: a few stores, no allocation, no lock, no system call. A writer
- * thread ({@code timerqueue-trace-writer}, a daemon) empties the buffer into a {@link TraceWriter}.
+ * thread ({@code timerqueue-trace-writer}, a daemon) empties the buffer into a {@link TraceWriter},
+ * waking every 1 to 8 milliseconds (less often while nothing is recorded).
  * If the writer falls behind (a slow disk, a stalled file system) and the buffer is full, the
  * operation is <em>dropped</em> and counted, never waited for; the next operation that finds room
  * first records a {@link TraceOp#DROPPED} record with the count, so the trace says where it is
@@ -49,7 +50,14 @@ public final class TraceRecorder implements Closeable {
   private static final int DEFAULT_CAPACITY = 1 << 16;
   private static final int HEAD = 16;
   private static final int TAIL = 32;
-  private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+  /** The writer's first sleep when the buffer is empty; it doubles while the buffer stays so. */
+  private static final long MIN_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+  /**
+   * The writer's longest sleep: at a million operations per second the default buffer fills in
+   * 65 ms, so an 8 ms sleep leaves room for stalls, and a quiet program's recorder wakes 125 times a
+   * second rather than 1,000.
+   */
+  private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(8);
   private static final VarHandle INDEX = MethodHandles.arrayElementVarHandle(long[].class);
   private static final TraceRecorder DISABLED = new TraceRecorder();
 
@@ -243,6 +251,7 @@ public final class TraceRecorder implements Closeable {
   /** The writer thread: empties the ring into the writer until closed and empty. */
   private void drain() {
     long tail = 0;
+    long park = MIN_PARK_NANOS;
     while (true) {
       long available = (long) INDEX.getAcquire(indices, HEAD);
       if (available == tail) {
@@ -252,10 +261,12 @@ public final class TraceRecorder implements Closeable {
             break;
           }
         } else {
-          LockSupport.parkNanos(this, IDLE_PARK_NANOS);
+          LockSupport.parkNanos(this, park);
+          park = Math.min(park * 2, MAX_PARK_NANOS);
           continue;
         }
       }
+      park = MIN_PARK_NANOS;
       for (; tail != available; tail++) {
         int at = (int) (tail & mask) << 2;
         if (failure == null) {
