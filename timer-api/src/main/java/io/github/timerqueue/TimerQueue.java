@@ -145,7 +145,9 @@ public interface TimerQueue<T> {
    * @throws IllegalStateException if called from a handler of this queue
    * @throws NullPointerException if {@code onExpired} is {@code null}
    */
-  int advance(long now, Consumer<? super TimerHandle<T>> onExpired);
+  default int advance(long now, Consumer<? super TimerHandle<T>> onExpired) {
+    return advance(now, onExpired, Integer.MAX_VALUE);
+  }
 
   /**
    * Moves the clock to {@code now} and hands at most {@code limit} of the timers that are to fire to

@@ -117,17 +117,10 @@ final class HeapTimerQueue<T> implements TimerQueue<T> {
   }
 
   @Override
-  public int advance(long now, Consumer<? super TimerHandle<T>> onExpired) {
-    return advance(now, onExpired, Integer.MAX_VALUE);
-  }
-
-  @Override
   public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
     Objects.requireNonNull(onExpired, "onExpired");
     TimerQueueChecks.checkLimit(limit);
-    if (advancing) {
-      throw new IllegalStateException("advance must not be called from a timer handler");
-    }
+    TimerQueueChecks.checkNotInHandler(advancing, "advance");
     long step = now - this.now;
     if (step > 0) {
       this.now = now;
@@ -188,9 +181,7 @@ final class HeapTimerQueue<T> implements TimerQueue<T> {
   @Override
   public int drain(Consumer<? super TimerHandle<T>> sink) {
     Objects.requireNonNull(sink, "sink");
-    if (advancing) {
-      throw new IllegalStateException("drain must not be called from a timer handler");
-    }
+    TimerQueueChecks.checkNotInHandler(advancing, "drain");
     int drained = 0;
     while (heapSize > 0) {
       // Removing the last entry needs no sifting and leaves a valid heap.
@@ -223,7 +214,7 @@ final class HeapTimerQueue<T> implements TimerQueue<T> {
       HeapTimer<T> owned = (HeapTimer<T>) timer;
       return owned;
     }
-    throw new IllegalArgumentException("timer " + timer + " was not created by this queue");
+    throw TimerQueueChecks.foreignHandle(timer);
   }
 
   private void arm(HeapTimer<T> timer, long deadline) {
