@@ -67,7 +67,8 @@ final class Advisor {
           .append(next.contender().label()).append("` (").append(nanos(next.nanosPerOp()))
           .append(" ns)");
     }
-    results.stream().filter(r -> r.contender().strategy().equals("heap") && r != pick)
+    results.stream().filter(r -> r.contender().strategy().equals("heap") && r != pick
+            && r != next)
         .findFirst().ifPresent(heap -> text.append(", and ").append(ratio(pick, heap))
             .append(" `heap`"));
     text.append(". ");

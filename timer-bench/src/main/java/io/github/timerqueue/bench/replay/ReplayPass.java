@@ -15,9 +15,9 @@ import java.util.function.LongConsumer;
  * is not pending (it fired, or was never there) does nothing, as on the real queue; a schedule of an
  * id that is pending moves it; a reschedule of one that is not re-arms it.
  *
- * <p>A timed pass measures the mean cost per record on chunks of records timed whole, and the split
- * by kind on a sample of chunks timed operation by operation (see {@link #run}); an advance's time
- * includes the wake-ups before it.
+ * <p>A timed pass measures the cost per record on chunks of records timed whole, and the cost of
+ * each kind on a sample of chunks timed operation by operation (see {@link #run}); an advance's
+ * time includes the wake-ups before it.
  */
 final class ReplayPass implements ReplayTarget.Fired {
   static final int SCHEDULE = 0;
@@ -42,10 +42,7 @@ final class ReplayPass implements ReplayTarget.Fired {
   /** Ticks since the start: the replay's clock. */
   private long now;
 
-  final long[] nanos = new long[KINDS];
   final long[] counts = new long[KINDS];
-  /** Operations of each kind timed one by one, whose times {@link #nanos} sums. */
-  final long[] sampled = new long[KINDS];
   long records;
   long wakeups;
   long idleWakeups;
@@ -59,15 +56,25 @@ final class ReplayPass implements ReplayTarget.Fired {
   long dropped;
   final DelayProfile delays = new DelayProfile();
 
+  /** An untimed pass. */
+  ReplayPass(ReplayTarget target, long start, long resolution) {
+    this(target, start, resolution, null, null);
+  }
+
   /**
+   * A pass timed into {@code chunkTimes} and {@code operationTimes} (shared by the passes of one
+   * contender), or untimed if they are null.
+   *
    * @param resolution trace time units per replay tick
-   * @param timed whether to time each operation
    */
-  ReplayPass(ReplayTarget target, long start, long resolution, boolean timed) {
+  ReplayPass(ReplayTarget target, long start, long resolution, ChunkTimes chunkTimes,
+      OperationTimes operationTimes) {
     this.target = target;
     this.start = start;
     this.resolution = resolution;
-    this.timed = timed;
+    this.timed = chunkTimes != null;
+    this.chunkTimes = chunkTimes;
+    this.operationTimes = operationTimes;
   }
 
   /** Records decoded ahead of each timed chunk, so that reading the trace is never timed. */
@@ -76,25 +83,25 @@ final class ReplayPass implements ReplayTarget.Fired {
   private static final int SAMPLE_EVERY = 8;
 
   private final TraceOp[] chunkOps = new TraceOp[CHUNK];
-  private final long[] chunkTimes = new long[CHUNK];
+  private final long[] chunkAt = new long[CHUNK];
   private final long[] chunkIds = new long[CHUNK];
   private final long[] chunkDelays = new long[CHUNK];
   private final long[] chunkRanges = new long[CHUNK];
   private long chunks;
   private boolean perOperation;
 
-  /** Nanoseconds and records of the chunks timed whole. */
-  long chunkNanos;
-  long chunkRecords;
+  /** Where a timed pass records its chunks' times and its single operations' times. */
+  private final ChunkTimes chunkTimes;
+  private final OperationTimes operationTimes;
 
   /**
    * Replays the records of {@code trace} up to record {@code stopAfter} (or to the end), calling
    * {@code progress} with the reader's byte offset every 2<sup>16</sup> records.
    *
    * <p>Records are decoded a chunk of {@value #CHUNK} at a time and the chunk is then applied.
-   * In a timed pass, seven chunks in eight are timed whole (one {@code nanoTime} pair per chunk:
-   * the mean cost per record), and the second of every eight operation by operation, for the split of the cost
-   * by kind, from which the cost of reading the clock is subtracted.
+   * In a timed pass, seven chunks in eight are timed whole (one {@code nanoTime} pair per chunk,
+   * for the mean cost per record, see {@link ChunkTimes}), and the second of every eight operation
+   * by operation, for the typical cost of each kind (see {@link OperationTimes}).
    */
   void run(TraceReader trace, long stopAfter, LongConsumer progress) throws IOException {
     int n;
@@ -103,7 +110,7 @@ final class ReplayPass implements ReplayTarget.Fired {
       TraceOp op = null;
       while (n < CHUNK && records + n < stopAfter && (op = trace.next()) != null) {
         chunkOps[n] = op;
-        chunkTimes[n] = trace.time();
+        chunkAt[n] = trace.time();
         switch (op) {
           case SCHEDULE, RESCHEDULE -> {
             chunkIds[n] = trace.id();
@@ -123,13 +130,13 @@ final class ReplayPass implements ReplayTarget.Fired {
         n++;
       }
       if (n > 0) {
-        perOperation = timed && chunks++ % SAMPLE_EVERY == 1;
+        perOperation = timed && chunks % SAMPLE_EVERY == 1;
         long t0 = System.nanoTime();
         apply(n);
         if (timed && !perOperation) {
-          chunkNanos += System.nanoTime() - t0;
-          chunkRecords += n;
+          chunkTimes.record(chunks, System.nanoTime() - t0, n);
         }
+        chunks++;
         if ((records >>> 16) != ((records + n) >>> 16)) {
           progress.accept(trace.offset());
         }
@@ -140,7 +147,7 @@ final class ReplayPass implements ReplayTarget.Fired {
 
   private void apply(int n) {
     for (int i = 0; i < n; i++) {
-      long time = chunkTimes[i];
+      long time = chunkAt[i];
       switch (chunkOps[i]) {
         case ADVANCE -> advance(tick(time));
         case SCHEDULE -> schedule(chunkIds[i], deadline(time, chunkDelays[i]));
@@ -292,20 +299,8 @@ final class ReplayPass implements ReplayTarget.Fired {
   private void count(int kind, long t0) {
     counts[kind]++;
     if (perOperation) {
-      nanos[kind] += System.nanoTime() - t0;
-      sampled[kind]++;
+      operationTimes.add(kind, System.nanoTime() - t0);
     }
-  }
-
-  /** The mean cost, in nanoseconds, of the two {@code nanoTime} calls that bracket an operation. */
-  static double clockCost() {
-    long sum = 0;
-    int n = 1 << 20;
-    for (int i = 0; i < n; i++) {
-      long t0 = System.nanoTime();
-      sum += System.nanoTime() - t0;
-    }
-    return (double) sum / n;
   }
 
   /** The replay's clock at the end, in ticks since the start. */

@@ -26,8 +26,9 @@ import org.openjdk.jol.info.GraphStats;
  *
  * <p>Each contender replays the trace in a fresh JVM (as JMH forks, so that no contender runs on
  * call sites another made megamorphic), streaming it from the file every time: a warm-up on its
- * first {@value #WARMUP_RECORDS} records, measured passes over all of it (three by default, the
- * fastest kept), and a pass up to the peak population, where the structure's memory is measured
+ * first {@value #WARMUP_RECORDS} records, measured passes over all of it (three by default, each
+ * chunk of records counted with its least time, see {@link ChunkTimes}), and a pass up to the peak
+ * population, where the structure's memory is measured
  * with JOL. Memory stays bounded by the peak population whatever the trace's length.
  */
 public final class TraceReplay {
@@ -41,7 +42,8 @@ public final class TraceReplay {
       "                    coarser ticks trade lateness for speed); default: the trace's",
       "  --only a,b        only these contenders (labels as in the table's first column, or",
       "                    strategy names)",
-      "  --passes N        measured passes per contender, the fastest kept (default 3)",
+      "  --passes N        measured passes per contender; each chunk of records counts with its",
+      "                    least time over the passes (default 3)",
       "  --no-memory       skip the memory measurement (one pass less)",
       "  --in-process      replay every contender in this JVM instead of one fresh JVM each",
       "                    (faster to start; later contenders then run on call sites the earlier",
@@ -272,7 +274,7 @@ public final class TraceReplay {
     for (Contender contender : settings.contenders()) {
       if (peak < 0 && contender.strategy().equals(Contender.AGRONA)) {
         ReplayPass count = new ReplayPass(new Contender("heap", Map.of()).create(0),
-            header.startTime(), resolution, false);
+            header.startTime(), resolution);
         run(settings.trace(), count, Long.MAX_VALUE, v -> {});
         peak = count.peakPending;
       }
@@ -307,32 +309,30 @@ public final class TraceReplay {
   /** Warm-up, measured pass and memory pass of one contender, in this JVM. */
   private static Measured measure(Settings settings, Contender contender, TraceHeader header,
       long resolution, long peak, Progress progress) throws IOException {
-    double clockCost = ReplayPass.clockCost();
+    double clockCost = OperationTimes.clockCost();
     progress.phase("warm-up");
     run(settings.trace(), new ReplayPass(contender.create(peak), header.startTime(), resolution,
-        true), WARMUP_RECORDS, progress::at);
-    // The fastest of the measured passes: a shared machine only ever adds time to a pass.
+        new ChunkTimes(), new OperationTimes()), WARMUP_RECORDS, progress::at);
+    // Every measured pass replays the same chunks; each chunk counts with its least time.
+    ChunkTimes chunkTimes = new ChunkTimes();
+    OperationTimes operationTimes = new OperationTimes();
     ReplayPass pass = null;
     for (int i = 1; i <= settings.passes(); i++) {
       progress.phase("measure " + i + "/" + settings.passes());
-      ReplayPass candidate =
-          new ReplayPass(contender.create(peak), header.startTime(), resolution, true);
-      run(settings.trace(), candidate, Long.MAX_VALUE, progress::at);
-      if (pass == null || (double) candidate.chunkNanos / candidate.chunkRecords
-          < (double) pass.chunkNanos / pass.chunkRecords) {
-        pass = candidate;
-      }
+      pass = new ReplayPass(contender.create(peak), header.startTime(), resolution, chunkTimes,
+          operationTimes);
+      run(settings.trace(), pass, Long.MAX_VALUE, progress::at);
     }
     double bytes = Double.NaN;
     if (settings.memory() && pass.peakPending > 0) {
       progress.phase("memory");
       ReplayTarget target = contender.create(Math.max(peak, pass.peakPending));
-      ReplayPass toPeak = new ReplayPass(target, header.startTime(), resolution, false);
+      ReplayPass toPeak = new ReplayPass(target, header.startTime(), resolution);
       run(settings.trace(), toPeak, pass.peakRecord, progress::at);
       long total = GraphStats.parseInstance(target.structure()).totalSize();
       bytes = (double) (total - target.replayBytesPerTimer() * target.size()) / target.size();
     }
-    return new Measured(result(contender, pass, clockCost, bytes),
+    return new Measured(result(contender, pass, chunkTimes, operationTimes, clockCost, bytes),
         TraceProfile.of(pass, Files.size(settings.trace())));
   }
 
@@ -443,15 +443,13 @@ public final class TraceReplay {
     }
   }
 
-  private static ReplayResult result(
-      Contender contender, ReplayPass pass, double clockCost, double bytesPerTimer) {
+  private static ReplayResult result(Contender contender, ReplayPass pass, ChunkTimes chunkTimes,
+      OperationTimes operationTimes, double clockCost, double bytesPerTimer) {
     double[] byKind = new double[ReplayPass.KINDS];
     for (int kind = 0; kind < ReplayPass.KINDS; kind++) {
-      double nanos = Math.max(0, pass.nanos[kind] - clockCost * pass.sampled[kind]);
-      byKind[kind] = pass.sampled[kind] == 0 ? Double.NaN : nanos / pass.sampled[kind];
+      byKind[kind] = Math.max(0, operationTimes.median(kind) - clockCost);
     }
-    return new ReplayResult(contender, byKind, pass.chunkRecords == 0 ? Double.NaN
-        : (double) pass.chunkNanos / pass.chunkRecords, pass.peakPending, bytesPerTimer, pass.wakeups, pass.idleWakeups,
+    return new ReplayResult(contender, byKind, chunkTimes.nanosPerRecord(), pass.peakPending, bytesPerTimer, pass.wakeups, pass.idleWakeups,
         pass.fired, pass.fired == 0 ? 0 : (double) pass.latenessSum / pass.fired,
         pass.latenessMax);
   }

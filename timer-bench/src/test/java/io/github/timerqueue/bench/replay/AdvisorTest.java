@@ -27,7 +27,7 @@ class AdvisorTest {
     assertThat(Advisor.pick(results).contender().strategy()).isEqualTo("wheel");
     assertThat(Advisor.recommend(PROFILE, results, "1 ms"))
         .startsWith("Use `wheel` at a resolution of 1 ms for this trace")
-        .contains("2.50× as fast as `heap`")
+        .contains("2.50× as fast as the next strategy, `heap` (100 ns)")
         .contains("Agrona's DeadlineTimerWheel replays it in 20.0 ns per operation (`wheel` is"
             + " 2.00× slower than it)");
   }
