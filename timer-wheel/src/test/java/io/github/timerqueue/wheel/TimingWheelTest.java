@@ -82,7 +82,7 @@ class TimingWheelTest {
   void levelsHoldAtLeastTwoToTheirBitsKeysWhereverTheClockIs(String levelBits) {
     // The seed's guarantee: max_allowed_key >= min_allowed_key + 2^B - 1 (B: the sum of the bits).
     TimingWheel<String> wheel = wheel(levelBits, 0, 1);
-    int top = wheel.levels - 1;
+    int top = wheel.levels.length - 1;
     long guaranteed = (1L << (wheel.levelBits.shift(top) + wheel.levelBits.bits(top))) - 1;
     java.util.SplittableRandom random = new java.util.SplittableRandom(levelBits.hashCode());
     for (int i = 0; i < 2_000; i++) {
