@@ -15,13 +15,13 @@ import java.util.function.Consumer;
  * the due timers becoming the firing batch) reads its slots in order, a chunk (a cache line) at a
  * time.
  *
- * <p>Holes are bounded: a bucket that empties gives all its chunks back; one whose timers fall
- * below a quarter of its filled slots (and that has at least {@value #SPARSE_FILL} filled) is
- * compacted, keeping the order and giving back the chunks it no longer needs. So a bucket with
- * {@code n} timers has at most {@code max(3n, SPARSE_FILL - 1)} holes, except the firing batch
- * while it is handed out (its holes are the timers already handed out; it empties by the end of
- * the advance) and a bucket being drained. Compacting moves each timer it passes once, and
- * follows at least three times as many removals as it leaves timers, so it costs {@code O(1)}
+ * <p>Holes are bounded: a bucket that empties gives all its chunks back; one with more holes than
+ * timers (and at least {@value #SPARSE_FILL} filled slots) is compacted, keeping the order and
+ * giving back the chunks it no longer needs. So a bucket with {@code n} timers has at most {@code
+ * max(n, SPARSE_FILL - 1)} holes, at most two slots per timer, except the firing batch while it
+ * is handed out (its holes are the timers already handed out; it empties by the end of the
+ * advance) and a bucket being drained. Compacting moves each timer it keeps once (writing its new
+ * slot to it) and follows at least as many removals as it keeps timers, so it costs {@code O(1)}
  * amortized per removal.
  *
  * <p>A slot of a level has a bucket only while it holds timers: an emptied one goes to the wheel's
@@ -120,12 +120,11 @@ final class Bucket<T> {
   }
 
   /**
-   * Compacts the bucket if fewer than a quarter of its filled slots hold timers and at least
-   * {@value #SPARSE_FILL} are filled; called after each removal, and after a batch was read slot
-   * by slot.
+   * Compacts the bucket if it has more holes than timers and at least {@value #SPARSE_FILL}
+   * filled slots; called after each removal, and after a batch was read slot by slot.
    */
   void compactIfSparse() {
-    if (fill >= SPARSE_FILL && size < fill >>> 2) {
+    if (fill >= SPARSE_FILL && fill - size > size) {
       compact();
     }
   }

@@ -14,7 +14,7 @@ import java.util.Map;
  *       and ends at its last chunk; its slots from {@code fill} on are empty; each timer in it
  *       names it and that slab slot as its position, belongs to this wheel and is in no other
  *       slot; its size counts them; an empty bucket has {@code fill == 0}, so no chunk; and its
- *       holes are bounded: at most {@code max(3 * size, SPARSE_FILL - 1)}.
+ *       holes are bounded: at most {@code max(size, SPARSE_FILL - 1)}.
  *   <li>Every chunk of the slab is in exactly one chain, a bucket's or the free one, whose
  *       chunks hold no timer and whose length is counted.
  *   <li>A slot has a bucket, at its slot in its level's table, if and only if it holds a timer, and
@@ -146,7 +146,7 @@ final class TimingWheelInvariants {
         check(bucket.fill == 0, "empty " + name + " is filled to " + bucket.fill);
       }
       int holes = bucket.fill - timers;
-      check(holes <= Math.max(3 * timers, Bucket.SPARSE_FILL - 1),
+      check(holes <= Math.max(timers, Bucket.SPARSE_FILL - 1),
           name + " has " + holes + " holes for " + timers + " timers");
       return timers;
     }
