@@ -213,6 +213,9 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   boolean minimumKnown = true;
   private boolean advancing;
 
+  /** What {@link Bucket#readAhead} read last: kept so that its reads are made. */
+  long readAhead;
+
   /** Slots taken by advances, counted so that tests can check the cost bounds. */
   long slotVisits;
   /** Re-examinations of the overflow bucket, counted for tests. */
@@ -818,9 +821,11 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       // Handlers arm timers in the due bucket, never in this one, and may empty or clear it; the
       // slab may grow, so its arrays are read anew each time.
       int chunk = batch.first;
+      readAhead = Bucket.readAhead(slab, chunk);
       for (int i = 0; fired < limit && i < batch.fill; i++) {
         if (Bucket.startsChunk(i)) {
           chunk = slab.next[chunk];
+          readAhead ^= Bucket.readAhead(slab, chunk);
         }
         WheelTimer<T> timer = slab.slots[Bucket.slotIn(chunk, i)];
         if (timer != null) {
