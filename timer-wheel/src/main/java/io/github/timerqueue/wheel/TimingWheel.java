@@ -376,11 +376,6 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     return wasPending;
   }
 
-  @Override
-  public int advance(long now, Consumer<? super TimerHandle<T>> onExpired) {
-    return advance(now, onExpired, Integer.MAX_VALUE);
-  }
-
   /**
    * {@inheritDoc}
    *
@@ -392,9 +387,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
     Objects.requireNonNull(onExpired, "onExpired");
     TimerQueueChecks.checkLimit(limit);
-    if (advancing) {
-      throw new IllegalStateException("advance must not be called from a timer handler");
-    }
+    TimerQueueChecks.checkNotInHandler(advancing, "advance");
     long step = now - this.now;
     if (step > 0) {
       this.now = now;
@@ -451,9 +444,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   @Override
   public int drain(Consumer<? super TimerHandle<T>> sink) {
     Objects.requireNonNull(sink, "sink");
-    if (advancing) {
-      throw new IllegalStateException("drain must not be called from a timer handler");
-    }
+    TimerQueueChecks.checkNotInHandler(advancing, "drain");
     int drained = drain(due, sink) + drain(overflow, sink);
     for (Level<T> level : levels) {
       Bucket<T> bucket;
@@ -605,9 +596,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    */
   public int advanceStopAtNextAlarm(long to, Consumer<? super TimerHandle<T>> onExpired) {
     Objects.requireNonNull(onExpired, "onExpired");
-    if (advancing) {
-      throw new IllegalStateException("advance must not be called from a timer handler");
-    }
+    TimerQueueChecks.checkNotInHandler(advancing, "advance");
     long distance = to - now;
     long delay = nextExpiryDelay();
     return advance(distance > 0 && delay < distance ? now + delay : to, onExpired);
@@ -638,7 +627,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       WheelTimer<T> owned = (WheelTimer<T>) timer;
       return owned;
     }
-    throw new IllegalArgumentException("timer " + timer + " was not created by this queue");
+    throw TimerQueueChecks.foreignHandle(timer);
   }
 
   private void arm(WheelTimer<T> timer, long deadline) {
