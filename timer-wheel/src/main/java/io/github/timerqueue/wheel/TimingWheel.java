@@ -187,6 +187,10 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   final Slab<T> slab;
   /** Buckets that no slot has, linked by {@link Bucket#nextSpare}, for slots that get timers. */
   Bucket<T> spareBuckets;
+  /** Buckets made for the slots of the levels, spare ones included. */
+  private int bucketsMade;
+  /** Slots of the levels, of both kinds: no more buckets are ever needed. */
+  private final int slotCount;
   /** Timers due: the next advance hands them out, in order. */
   Bucket<T> due;
   /** The batch the running advance hands out; empty outside of an advance. */
@@ -237,6 +241,11 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       levels[level] = new Level<>(this, levelBits, level, levelMin);
     }
     this.slab = new Slab<>();
+    int slots = 0;
+    for (Level<T> level : levels) {
+      slots += 2 * (level.slotMask + 1);
+    }
+    this.slotCount = slots;
     this.due = new Bucket<>(this, null, -1, false);
     this.firing = new Bucket<>(this, null, -1, false);
     this.overflow = new Bucket<>(this, null, -1, false);
@@ -971,12 +980,21 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     return Long.compareUnsigned(sum, unsigned) < 0 ? END : sum;
   }
 
-  /** A bucket for a slot of a level: a spare one if there is one. */
+  /**
+   * A bucket for a slot of a level: a spare one. When there is none, half again as many as were
+   * made so far are made at once (at least 16, at most one per slot of the levels in all), so
+   * that, as with the slab's chunks, a workload's later peaks of occupied slots find a spare
+   * bucket instead of allocating one.
+   */
   Bucket<T> takeBucket(Level<T> level, int index, boolean coarse) {
-    Bucket<T> bucket = spareBuckets;
-    if (bucket == null) {
-      return new Bucket<>(this, level, index, coarse);
+    if (spareBuckets == null) {
+      int made = Math.max(1, Math.min(Math.max(16, bucketsMade >>> 1), slotCount - bucketsMade));
+      for (int i = 0; i < made; i++) {
+        giveBucket(new Bucket<>(this, null, -1, false));
+      }
+      bucketsMade += made;
     }
+    Bucket<T> bucket = spareBuckets;
     spareBuckets = bucket.nextSpare;
     bucket.nextSpare = null;
     bucket.assign(level, index, coarse);

@@ -87,8 +87,10 @@ final class TimingWheelInvariants {
       int spare = 0;
       for (Bucket<T> bucket = wheel.spareBuckets; bucket != null; bucket = bucket.nextSpare) {
         check(checkBucket(bucket, "spare bucket " + spare) == 0, "a spare bucket holds timers");
-        Bucket<T>[] table = bucket.coarse ? bucket.level.coarseByKey : bucket.level.byKey;
-        check(table[bucket.index] != bucket, "spare bucket " + spare + " is in a slot");
+        if (bucket.level != null) {
+          Bucket<T>[] table = bucket.coarse ? bucket.level.coarseByKey : bucket.level.byKey;
+          check(table[bucket.index] != bucket, "spare bucket " + spare + " is in a slot");
+        }
         check(spare++ <= WheelProbe.slots(wheel), "more spare buckets than slots");
       }
       checkSlab();
