@@ -193,6 +193,12 @@ final class Level<T> {
 
   /** Takes an empty bucket from its slot and gives it to the spares. */
   private void release(Bucket<T> bucket) {
+    unlink(bucket);
+    owner.giveBucket(bucket);
+  }
+
+  /** Takes a bucket from its slot, clearing the slot's bit. */
+  private void unlink(Bucket<T> bucket) {
     int slot = bucket.index;
     if (bucket.coarse) {
       coarseBits[slot >>> 6] &= ~(1L << slot);
@@ -201,27 +207,39 @@ final class Level<T> {
       keyedBits[slot >>> 6] &= ~(1L << slot);
       byKey[slot] = null;
     }
-    owner.giveBucket(bucket);
   }
 
   /**
    * Empties every bucket of the slots in {@code [from, to)} that holds a timer, found through the
-   * bitmaps, slot by slot, the bucket by key before the coarse one; returns how many slots it
-   * visited.
+   * bitmaps, slot by slot, the bucket by key before the coarse one, by handing it to the owner's
+   * {@link TimingWheel#pass}; returns how many slots it visited.
    */
-  int takeSlots(int from, int to, java.util.function.Consumer<WheelTimer<T>> sink) {
+  int takeSlots(int from, int to) {
     int visited = 0;
     for (int slot = nextOccupiedSlot(from, to); slot >= 0; slot = nextOccupiedSlot(slot + 1, to)) {
       visited++;
       long bit = 1L << slot;
       if ((keyedBits[slot >>> 6] & bit) != 0) {
-        byKey[slot].takeAll(sink);
+        owner.pass(byKey[slot]);
       }
       if ((coarseBits[slot >>> 6] & bit) != 0) {
-        coarseByKey[slot].takeAll(sink);
+        owner.pass(coarseByKey[slot]);
       }
     }
     return visited;
+  }
+
+  /**
+   * Takes a bucket that holds timers from its slot, with its timers, which no longer count in the
+   * level; the caller makes it one of the wheel's own buckets.
+   */
+  void detach(Bucket<T> bucket) {
+    if (bucket.coarse) {
+      coarse -= bucket.size;
+    } else {
+      keyed -= bucket.size;
+    }
+    unlink(bucket);
   }
 
   /** Forgets every timer, which is then not pending. */

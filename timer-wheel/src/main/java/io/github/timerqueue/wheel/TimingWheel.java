@@ -777,16 +777,35 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     int slots = level.slotMask + 1;
     long passed = newMin == END ? END : (newMin - oldMin) >>> level.shift;
     if (Long.compareUnsigned(passed, slots) >= 0) {
-      slotVisits += level.takeSlots(0, slots, refile);
+      slotVisits += level.takeSlots(0, slots);
       return;
     }
     int first = level.slotOf(oldMin);
     int end = first + (int) passed;
     if (end <= slots) {
-      slotVisits += level.takeSlots(first, end, refile);
+      slotVisits += level.takeSlots(first, end);
     } else {
-      slotVisits += level.takeSlots(first, slots, refile);
-      slotVisits += level.takeSlots(0, end - slots, refile);
+      slotVisits += level.takeSlots(first, slots);
+      slotVisits += level.takeSlots(0, end - slots);
+    }
+  }
+
+  /**
+   * Empties a bucket of a slot that a level passed. A slot of level 0 holds a single key, and a
+   * coarse slot fires where it is passed, so all the timers of such a bucket are now due: if no
+   * timer is due yet, the bucket itself becomes the due bucket, its timers staying in their slots,
+   * and the empty due bucket becomes a spare. Otherwise each timer is filed where its key now
+   * belongs, in order.
+   */
+  void pass(Bucket<T> bucket) {
+    if ((bucket.coarse || bucket.level.index == 0) && due.fill == 0) {
+      bucket.level.detach(bucket);
+      bucket.assign(null, -1, false);
+      Bucket<T> empty = due;
+      due = bucket;
+      giveBucket(empty);
+    } else {
+      bucket.takeAll(refile);
     }
   }
 

@@ -165,4 +165,41 @@ class WheelStorageTest {
     }
     assertThat(fired).isEqualTo(expected);
   }
+
+  @Test
+  void aPassedSlotOfLevelZeroBecomesTheDueBucketWithItsTimersInPlace() {
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    List<WheelTimer<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      timers.add((WheelTimer<Integer>) wheel.schedule(5, i));
+    }
+    Bucket<Integer> slotBucket = timers.get(0).bucket;
+    int[] slots = timers.stream().mapToInt(timer -> timer.slot).toArray();
+    List<Integer> fired = new ArrayList<>();
+
+    wheel.advance(5, timer -> {
+      if (fired.isEmpty()) {
+        assertThat(timers.get(39).bucket).as("the firing batch").isSameAs(slotBucket);
+        assertThat(timers.get(39).slot).isEqualTo(slots[39]);
+      }
+      fired.add(timer.payload());
+    });
+
+    assertThat(fired).hasSize(40).isSorted();
+    TimingWheelInvariants.check(wheel);
+  }
+
+  @Test
+  void aPassedSlotJoinsTheTimersAlreadyDueBehindThem() {
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    wheel.schedule(5, 1);
+    wheel.schedule(5, 2);
+    wheel.schedule(6, 4);
+    wheel.advance(3, timer -> {}, 1);
+    wheel.schedule(0, 0);
+    List<Integer> fired = new ArrayList<>();
+    wheel.advance(6, timer -> fired.add(timer.payload()));
+    assertThat(fired).containsExactly(0, 1, 2, 4);
+    TimingWheelInvariants.check(wheel);
+  }
 }
