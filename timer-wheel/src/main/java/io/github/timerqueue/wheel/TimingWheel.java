@@ -161,7 +161,10 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    * - Due and firing are two buckets: timers that the next advance hands out are due; the running
    *   advance first swaps the due bucket in as the firing batch, so timers that its handlers arm
    *   at or before now join the (new, empty) due bucket and wait for the next advance. Timers it
-   *   did not hand out (a limit, a handler that threw) go back in front of those.
+   *   did not hand out (a limit, a handler that threw) go back in front of those. A passed slot
+   *   of level 0 (one key) or a coarse slot is due whole, so when nothing is due yet its bucket
+   *   becomes the due bucket (pass): its timers are not moved at all between being filed in
+   *   level 0 and being handed out.
    */
 
   /** The option that sets the level sizes in bits: {@value}. */
