@@ -3,29 +3,32 @@ package io.github.timerqueue.hitime;
 import io.github.timerqueue.TimerHandle;
 
 /**
- * A timer of a {@link HiTimeTimerQueue}: its handle, and its node in one of the queue's lists (a
- * bin, the expired list, or the firing list of the running advance). It is pending exactly while
- * it is in one of them.
+ * A timer of a {@link HiTimeTimerQueue}: its handle, and its place in the one bucket it is in
+ * while it is pending, a bin or a bucket of due timers. It is pending exactly while {@link #slot}
+ * is not negative.
+ *
+ * <p>Four fields, so that with compressed references a timer takes 32 bytes, half a cache line,
+ * and never straddles two. Hence what is not here: the queue that created the timer is its
+ * bucket's {@link TimerBucket#owner}, which is why {@link #bucket} is never {@code null} once the
+ * timer is armed (a timer that is not pending keeps the bucket it was last in); the bin is the
+ * bucket's; and the tick at which the timer is due is derived from the deadline when the timer is
+ * re-examined ({@link HiTimeTimerQueue#tickOf}), not stored.
  */
-final class HiTimeTimer<T> extends TimerLink implements TimerHandle<T> {
-  final HiTimeTimerQueue<T> queue;
+final class HiTimeTimer<T> implements TimerHandle<T> {
+  /** The {@link #slot} of a timer that is in no bucket. */
+  static final int NOT_PENDING = -1;
+
   final T payload;
   long deadline;
   /**
-   * The tick (a whole number of resolutions from the start time, compared unsigned) at which the
-   * timer is due: its deadline rounded up to the resolution. For a timer armed already due, the
-   * tick it was armed in.
+   * The bucket it is in while pending; afterwards the bucket it was last in, kept for its {@link
+   * TimerBucket#owner}.
    */
-  long tick;
-  /**
-   * The bin the timer was last placed in. A bulk expiry moves whole bins to the expired list
-   * without visiting their timers, so for a timer that is no longer in a bin this is stale; the
-   * queue only uses it to re-check whether that bin became empty, which is right either way.
-   */
-  int bin;
+  TimerBucket<T> bucket;
+  /** Its slot in {@link #bucket}, or {@link #NOT_PENDING}: pending if and only if not negative. */
+  int slot = NOT_PENDING;
 
-  HiTimeTimer(HiTimeTimerQueue<T> queue, T payload) {
-    this.queue = queue;
+  HiTimeTimer(T payload) {
     this.payload = payload;
   }
 
@@ -41,7 +44,7 @@ final class HiTimeTimer<T> extends TimerLink implements TimerHandle<T> {
 
   @Override
   public boolean isPending() {
-    return isLinked();
+    return slot >= 0;
   }
 
   @Override
