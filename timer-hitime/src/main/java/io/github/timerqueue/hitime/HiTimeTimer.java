@@ -3,32 +3,38 @@ package io.github.timerqueue.hitime;
 import io.github.timerqueue.TimerHandle;
 
 /**
- * A timer of a {@link HiTimeTimerQueue}: its handle, and its place in the one bucket it is in
- * while it is pending, a bin or a bucket of due timers. It is pending exactly while {@link #slot}
- * is not negative.
+ * A timer of a {@link HiTimeTimerQueue}: its handle, and its slot in the one bucket it is in while
+ * it is pending, a bin or a bucket of due timers. It is pending exactly while {@link #slot} is not
+ * negative.
  *
  * <p>Four fields, so that with compressed references a timer takes 32 bytes, half a cache line,
- * and never straddles two. Hence what is not here: the queue that created the timer is its
- * bucket's {@link TimerBucket#owner}, which is why {@link #bucket} is never {@code null} once the
- * timer is armed (a timer that is not pending keeps the bucket it was last in); the bin is the
- * bucket's; and the tick at which the timer is due is derived from the deadline when the timer is
- * re-examined ({@link HiTimeTimerQueue#tickOf}), not stored.
+ * and never straddles two. Hence what is not here: the tick at which the timer is due, which is
+ * derived from the deadline ({@link HiTimeTimerQueue#tickOf}); and the bucket, which follows from
+ * the slot and the tick ({@link HiTimeTimerQueue#bucketOf}): a bin is the bucket of the highest
+ * bit in which the tick differs from the clock's, and a slot of a bucket of due timers carries
+ * {@link #DUE_SLOT}. Moving a timer to another bucket therefore writes an {@code int} to it, not
+ * a reference, which spares the garbage collector's write barrier.
  */
 final class HiTimeTimer<T> implements TimerHandle<T> {
   /** The {@link #slot} of a timer that is in no bucket. */
   static final int NOT_PENDING = -1;
+  /** The bit of {@link #slot} that says the timer is in a bucket of due timers, not in a bin. */
+  static final int DUE_SLOT = 1 << 30;
+  /** The bits of {@link #slot} that number the slot in its bucket. */
+  static final int SLOT_INDEX = DUE_SLOT - 1;
 
+  /** The queue that created the timer. */
+  final HiTimeTimerQueue<T> queue;
   final T payload;
   long deadline;
   /**
-   * The bucket it is in while pending; afterwards the bucket it was last in, kept for its {@link
-   * TimerBucket#owner}.
+   * Its slot number, with {@link #DUE_SLOT} if its bucket holds due timers, or {@link
+   * #NOT_PENDING}: pending if and only if not negative.
    */
-  TimerBucket<T> bucket;
-  /** Its slot in {@link #bucket}, or {@link #NOT_PENDING}: pending if and only if not negative. */
   int slot = NOT_PENDING;
 
-  HiTimeTimer(T payload) {
+  HiTimeTimer(HiTimeTimerQueue<T> queue, T payload) {
+    this.queue = queue;
     this.payload = payload;
   }
 

@@ -185,7 +185,7 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
 
   @Override
   public TimerHandle<T> schedule(long deadline, T payload) {
-    HiTimeTimer<T> timer = new HiTimeTimer<>(Objects.requireNonNull(payload, "payload"));
+    HiTimeTimer<T> timer = new HiTimeTimer<>(this, Objects.requireNonNull(payload, "payload"));
     arm(timer, deadline);
     return timer;
   }
@@ -208,7 +208,7 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
   public TimerHandle<T> scheduleWithin(long earliest, long latest, T payload) {
     Objects.requireNonNull(payload, "payload");
     TimerQueueChecks.checkRange(earliest, latest);
-    HiTimeTimer<T> timer = new HiTimeTimer<>(payload);
+    HiTimeTimer<T> timer = new HiTimeTimer<>(this, payload);
     long earliestDistance = earliest - now;
     if (earliestDistance <= 0) {
       arm(timer, earliest);
@@ -421,7 +421,7 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
 
   private HiTimeTimer<T> own(TimerHandle<T> timer) {
     Objects.requireNonNull(timer, "timer");
-    if (timer instanceof HiTimeTimer && ((HiTimeTimer<?>) timer).bucket.owner == this) {
+    if (timer instanceof HiTimeTimer && ((HiTimeTimer<?>) timer).queue == this) {
       @SuppressWarnings("unchecked")
       HiTimeTimer<T> owned = (HiTimeTimer<T>) timer;
       return owned;
@@ -475,7 +475,7 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
 
   /** Takes a pending timer out of whichever bucket holds it. */
   private void detach(HiTimeTimer<T> timer) {
-    TimerBucket<T> bucket = timer.bucket;
+    TimerBucket<T> bucket = bucketOf(timer);
     bucket.remove(timer);
     size--;
     int bin = bucket.bin;
@@ -541,6 +541,21 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
       }
     }
     bin.emptied();
+  }
+
+  /**
+   * The bucket that holds a pending timer: the bin of the highest bit in which its tick differs
+   * from the clock's, or, if its slot says it is due, the due bucket if that slot of it holds the
+   * timer, else the firing bucket.
+   */
+  TimerBucket<T> bucketOf(HiTimeTimer<T> timer) {
+    int slot = timer.slot;
+    if ((slot & HiTimeTimer.DUE_SLOT) != 0) {
+      HiTimeTimer<T>[] dueSlots = due.slots;
+      int index = slot & HiTimeTimer.SLOT_INDEX;
+      return index < dueSlots.length && dueSlots[index] == timer ? due : firing;
+    }
+    return bins[(BINS - 1) - Long.numberOfLeadingZeros(tickOf(timer) ^ nowTick)];
   }
 
   /**

@@ -6,9 +6,8 @@ import java.util.function.Consumer;
 /**
  * A bucket of a {@link HiTimeTimerQueue}: a first-in, first-out sequence of timers kept in an
  * array of slots, either one of the queue's bins or one of its two buckets of due timers. A timer
- * in a bucket knows the bucket ({@link HiTimeTimer#bucket}) and its slot ({@link
- * HiTimeTimer#slot}), and the bucket knows the queue that owns it, which is how a handle is
- * recognized as the queue's own whether it is pending or not.
+ * in a bucket knows its slot ({@link HiTimeTimer#slot}); its queue knows from the timer's deadline
+ * which bucket that is ({@link HiTimeTimerQueue#bucketOf}).
  *
  * <p>Timers are appended at {@link #tail} and, in a bucket of due timers, taken from {@link
  * #head}. Removing a timer empties its slot, so a slot that is not {@code null} always holds a
@@ -38,7 +37,7 @@ final class TimerBucket<T> {
 
   private static final HiTimeTimer<?>[] NO_SLOTS = {};
 
-  /** The queue that owns this bucket and every timer that was ever in it. */
+  /** The queue that owns this bucket. */
   final HiTimeTimerQueue<T> owner;
   /**
    * {@code slots[i]} for {@code head <= i < tail} holds the timer whose {@link HiTimeTimer#slot}
@@ -52,12 +51,15 @@ final class TimerBucket<T> {
   /** How many timers the bucket holds. */
   int size;
   /** The bin this bucket is, or {@link #DUE}. */
-  int bin;
+  final int bin;
+  /** What a timer's {@link HiTimeTimer#slot} carries besides its slot number in this bucket. */
+  private final int slotTag;
 
   @SuppressWarnings("unchecked")
   TimerBucket(HiTimeTimerQueue<T> owner, int bin) {
     this.owner = owner;
     this.bin = bin;
+    this.slotTag = bin == DUE ? HiTimeTimer.DUE_SLOT : 0;
     this.slots = (HiTimeTimer<T>[]) NO_SLOTS;
   }
 
@@ -71,14 +73,13 @@ final class TimerBucket<T> {
       makeRoom();
     }
     slots[tail] = timer;
-    timer.bucket = this;
-    timer.slot = tail++;
+    timer.slot = tail++ | slotTag;
     size++;
   }
 
   /** Takes a timer of this bucket out of it; afterwards the timer is not pending. */
   void remove(HiTimeTimer<T> timer) {
-    slots[timer.slot] = null;
+    slots[timer.slot & HiTimeTimer.SLOT_INDEX] = null;
     timer.slot = HiTimeTimer.NOT_PENDING;
     removed();
   }
@@ -236,7 +237,7 @@ final class TimerBucket<T> {
       HiTimeTimer<T> timer = source[index];
       if (timer != null) {
         if (index != packed) {
-          timer.slot = packed;
+          timer.slot = packed | slotTag;
           if (inPlace) {
             source[index] = null;
           }

@@ -102,9 +102,12 @@ final class HiTimeInvariants {
         that(timer == null, name + " holds " + timer + " in slot " + index + ", outside ["
             + bucket.head + ", " + bucket.tail + ")");
       } else if (timer != null) {
-        that(timer.bucket == bucket && timer.slot == index, name + " holds " + timer
-            + " in slot " + index + ", which is in slot " + timer.slot + " of another bucket");
-        that(timer.bucket.owner == queue, name + " holds " + timer + " of another queue");
+        that(timer.queue == queue, name + " holds " + timer + " of another queue");
+        int tag = bucket.bin == TimerBucket.DUE ? HiTimeTimer.DUE_SLOT : 0;
+        that(timer.slot == (index | tag), name + " holds " + timer + " in slot " + index
+            + ", which says it is in slot " + timer.slot);
+        that(timer.isPending() && queue.bucketOf(cast(timer)) == bucket, name + " holds "
+            + timer + ", which its queue finds in another bucket");
         that(timer.isPending(), name + " holds " + timer + ", which is not pending");
         members.add(timer);
       }
@@ -115,6 +118,11 @@ final class HiTimeInvariants {
     that(holes <= 3 * bucket.size + TimerBucket.SLACK,
         name + " holds " + holes + " holes for " + bucket.size + " timers");
     return members;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> HiTimeTimer<T> cast(HiTimeTimer<?> timer) {
+    return (HiTimeTimer<T>) timer;
   }
 
   private static void that(boolean condition, String message) {
