@@ -11,7 +11,7 @@ import java.util.Arrays;
  * takes one, so that a queue of a steady population keeps working in the arrays it already has
  * instead of allocating new ones for each bin's next peak. The arrays that buckets outgrow are
  * kept too, but only once a bucket has emptied: a queue that is only filling keeps nothing here
- * that it does not use, but the few arrays of {@link TimerBucket#INITIAL_CAPACITY} slots. At most
+ * that it does not use. At most
  * {@value #DEPTH} arrays of each size are kept, as many as a queue has buckets.
  */
 final class SlotArrays<T> {

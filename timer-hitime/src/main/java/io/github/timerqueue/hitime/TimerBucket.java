@@ -211,10 +211,9 @@ final class TimerBucket<T> {
     } else {
       compactInto(grown);
     }
-    if (capacity == INITIAL_CAPACITY || (capacity != 0 && owner.slotArrays.circulating())) {
+    if (capacity != 0 && owner.slotArrays.circulating()) {
       // Outgrown arrays are kept once buckets have begun to empty, the timers moving between
-      // them; until then the queue is only filling up and keeps nothing it does not use, except
-      // a first, small array.
+      // them; until then the queue is only filling up and keeps nothing it does not use.
       Arrays.fill(old, 0, capacity, null);
       owner.slotArrays.give(old);
     }
