@@ -278,11 +278,6 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
     return wasPending;
   }
 
-  @Override
-  public int advance(long now, Consumer<? super TimerHandle<T>> onExpired) {
-    return advance(now, onExpired, Integer.MAX_VALUE);
-  }
-
   /**
    * {@inheritDoc}
    *
@@ -294,9 +289,7 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
   public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
     Objects.requireNonNull(onExpired, "onExpired");
     TimerQueueChecks.checkLimit(limit);
-    if (advancing) {
-      throw new IllegalStateException("advance must not be called from a timer handler");
-    }
+    TimerQueueChecks.checkNotInHandler(advancing, "advance");
     long step = now - this.now;
     if (step > 0) {
       this.now = now;
@@ -387,9 +380,7 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
   @Override
   public int drain(Consumer<? super TimerHandle<T>> sink) {
     Objects.requireNonNull(sink, "sink");
-    if (advancing) {
-      throw new IllegalStateException("drain must not be called from a timer handler");
-    }
+    TimerQueueChecks.checkNotInHandler(advancing, "drain");
     int drained = 0;
     // Bounded by the starting size too, so a sink that arms timers (against the contract) cannot
     // keep the loop going forever.
@@ -426,7 +417,7 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
       HiTimeTimer<T> owned = (HiTimeTimer<T>) timer;
       return owned;
     }
-    throw new IllegalArgumentException("timer " + timer + " was not created by this queue");
+    throw TimerQueueChecks.foreignHandle(timer);
   }
 
   /** Lets go of the arrays of the empty buckets, and of those kept for reuse. */
