@@ -132,6 +132,8 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
    */
 
   static final int BINS = Long.SIZE;
+  /** Timers whose deadlines a re-examination reads ahead of filing them. */
+  static final int LOOKAHEAD = 16;
 
   // Package-private, like the buckets below, so that HiTimeInvariants can check the structure.
   final long resolution;
@@ -157,6 +159,8 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
   TimerBucket<T> firing;
   int size;
   private boolean advancing;
+  /** The deadlines of the next {@link #LOOKAHEAD} timers of the bin being re-examined. */
+  private final long[] lookahead = new long[LOOKAHEAD];
 
   @SuppressWarnings("unchecked")
   HiTimeTimerQueue(TimerConfig config) {
@@ -518,16 +522,27 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
    */
   private void reexamine(TimerBucket<T> bin, long tick) {
     HiTimeTimer<T>[] slots = bin.slots;
+    long[] deadlines = lookahead;
     int end = bin.tail;
-    for (int index = bin.head; index < end; index++) {
-      HiTimeTimer<T> timer = slots[index];
-      if (timer != null) {
-        slots[index] = null;
-        long timerTick = tickOf(timer);
-        if (Long.compareUnsigned(timerTick, tick) <= 0) {
-          appendDue(timer);
-        } else {
-          place(timer, timerTick);
+    for (int start = bin.head; start < end; start += LOOKAHEAD) {
+      int count = Math.min(LOOKAHEAD, end - start);
+      // First read the deadlines of the next timers, loads that do not wait for one another:
+      // filing a timer stores a reference, whose write barrier fences the loads behind it, so
+      // reading each timer as it is filed would take its cache miss alone.
+      for (int i = 0; i < count; i++) {
+        HiTimeTimer<T> timer = slots[start + i];
+        deadlines[i] = timer == null ? 0 : timer.deadline;
+      }
+      for (int i = 0; i < count; i++) {
+        HiTimeTimer<T> timer = slots[start + i];
+        if (timer != null) {
+          slots[start + i] = null;
+          long timerTick = tickOf(deadlines[i]);
+          if (Long.compareUnsigned(timerTick, tick) <= 0) {
+            appendDue(timer);
+          } else {
+            place(timer, timerTick);
+          }
         }
       }
     }
@@ -557,7 +572,12 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
    * timer was filed with.
    */
   long tickOf(HiTimeTimer<?> timer) {
-    long distance = timer.deadline - now;
+    return tickOf(timer.deadline);
+  }
+
+  /** {@link #tickOf(HiTimeTimer)} of a timer with this deadline. */
+  private long tickOf(long deadline) {
+    long distance = deadline - now;
     return ceilTick(distance > 0 ? keyAhead(elapsed, distance) : elapsed + distance);
   }
 
