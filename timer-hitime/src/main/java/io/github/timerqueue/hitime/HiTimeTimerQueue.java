@@ -4,13 +4,14 @@ import io.github.timerqueue.TimerConfig;
 import io.github.timerqueue.TimerHandle;
 import io.github.timerqueue.TimerQueue;
 import io.github.timerqueue.spi.TimerQueueChecks;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
  * The {@code hitime} strategy: a hierarchical timeout manager whose 64 bins are the bits of a
- * {@code long}, after Craig Jacobson's <a href="https://github.com/jacobsoncraig/hitime">hitime</a>.
- * A timer waits in the bin of the highest bit in which its deadline differs from now; as time
+ * {@code long}, after Craig Jacobson's
+ * <a href="https://github.com/jacobsoncraig/hitime">hitime</a>. A timer waits in the bin of the highest bit in which its deadline differs from now; as time
  * passes, the high bits of the deadline are stripped off one by one until nothing is left and the
  * timer fires.
  *
@@ -134,6 +135,8 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
   static final int BINS = Long.SIZE;
   /** Timers whose deadlines a re-examination reads ahead of filing them. */
   static final int LOOKAHEAD = 16;
+  /** The shortest run of timers that a re-examination files in one copy rather than one by one. */
+  static final int MIN_RUN = 4;
 
   // Package-private, like the buckets below, so that HiTimeInvariants can check the structure.
   final long resolution;
@@ -456,11 +459,9 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
     }
   }
 
-  /** Puts a timer due at {@code tick}, above the clock's, into the bin of their highest differing bit. */
+  /** Files a timer due at {@code tick}, after the clock's, in the bin of the highest bit where they differ. */
   private void place(HiTimeTimer<T> timer, long tick) {
-    int bin = (BINS - 1) - Long.numberOfLeadingZeros(tick ^ nowTick);
-    bins[bin].append(timer);
-    occupied |= 1L << bin;
+    binOf(tick).append(timer);
   }
 
   /** Files a due timer, to be handed out by the next advance. */
@@ -524,6 +525,10 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
     HiTimeTimer<T>[] slots = bin.slots;
     long[] deadlines = lookahead;
     int end = bin.tail;
+    // Consecutive timers bound for the same bucket form a run, appended in one copy: in arming
+    // order, timers of nearby deadlines follow one another, and go to the same lower bin.
+    TimerBucket<T> runBucket = null;
+    int runStart = 0;
     for (int start = bin.head; start < end; start += LOOKAHEAD) {
       int count = Math.min(LOOKAHEAD, end - start);
       // First read the deadlines of the next timers, loads that do not wait for one another:
@@ -534,19 +539,43 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
         deadlines[i] = timer == null ? 0 : timer.deadline;
       }
       for (int i = 0; i < count; i++) {
-        HiTimeTimer<T> timer = slots[start + i];
-        if (timer != null) {
-          slots[start + i] = null;
+        int index = start + i;
+        TimerBucket<T> target = null;
+        if (slots[index] != null) {
           long timerTick = tickOf(deadlines[i]);
-          if (Long.compareUnsigned(timerTick, tick) <= 0) {
-            appendDue(timer);
-          } else {
-            place(timer, timerTick);
-          }
+          target = Long.compareUnsigned(timerTick, tick) <= 0 ? due : binOf(timerTick);
+        }
+        if (target != runBucket) {
+          fileRun(runBucket, slots, runStart, index - runStart);
+          runBucket = target;
+          runStart = index;
         }
       }
     }
+    fileRun(runBucket, slots, runStart, end - runStart);
+    Arrays.fill(slots, bin.head, end, null);
     bin.emptied();
+  }
+
+  /** The bin of a tick above the clock's, marked occupied: a timer is about to be put there. */
+  private TimerBucket<T> binOf(long tick) {
+    int bin = (BINS - 1) - Long.numberOfLeadingZeros(tick ^ nowTick);
+    occupied |= 1L << bin;
+    return bins[bin];
+  }
+
+  /** Appends a run of timers, or of holes if {@code bucket} is {@code null}, to {@code bucket}. */
+  private void fileRun(TimerBucket<T> bucket, HiTimeTimer<T>[] slots, int start, int count) {
+    if (bucket == null || count == 0) {
+      return;
+    }
+    if (count >= MIN_RUN) {
+      bucket.appendRun(slots, start, count);
+    } else {
+      for (int index = start; index < start + count; index++) {
+        bucket.append(slots[index]);
+      }
+    }
   }
 
   /**

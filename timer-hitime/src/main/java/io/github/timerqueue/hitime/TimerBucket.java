@@ -70,11 +70,29 @@ final class TimerBucket<T> {
   /** Adds a timer that is in no bucket at the tail. */
   void append(HiTimeTimer<T> timer) {
     if (tail == slots.length) {
-      makeRoom();
+      makeRoom(1);
     }
     slots[tail] = timer;
     timer.slot = tail++ | slotTag;
     size++;
+  }
+
+  /**
+   * Appends {@code source[from]} to {@code source[from + count - 1]}, timers that are in no
+   * bucket, in one copy: the write barrier of the collector is paid once for the run, not once
+   * per timer.
+   */
+  void appendRun(HiTimeTimer<T>[] source, int from, int count) {
+    if (slots.length - tail < count) {
+      makeRoom(count);
+    }
+    int first = tail;
+    System.arraycopy(source, from, slots, first, count);
+    for (int i = 0; i < count; i++) {
+      source[from + i].slot = (first + i) | slotTag;
+    }
+    tail = first + count;
+    size += count;
   }
 
   /** Takes a timer of this bucket out of it; afterwards the timer is not pending. */
@@ -111,13 +129,18 @@ final class TimerBucket<T> {
   void appendAll(TimerBucket<T> from) {
     HiTimeTimer<T>[] source = from.slots;
     int end = from.tail;
-    for (int index = from.head; index < end; index++) {
-      HiTimeTimer<T> timer = source[index];
-      if (timer != null) {
-        source[index] = null;
-        append(timer);
+    int index = from.head;
+    while (index < end) {
+      int runStart = index;
+      while (index < end && source[index] != null) {
+        index++;
       }
+      if (index > runStart) {
+        appendRun(source, runStart, index - runStart);
+      }
+      index++;
     }
+    Arrays.fill(source, from.head, end, null);
     from.emptied();
   }
 
@@ -191,15 +214,22 @@ final class TimerBucket<T> {
     }
   }
 
-  /** Makes room at the tail: compacts if at most half the slots hold timers, else doubles. */
-  private void makeRoom() {
+  /**
+   * Makes room for {@code count} more timers at the tail: compacts if at most half the slots
+   * would then hold timers, else doubles until they fit.
+   */
+  private void makeRoom(int count) {
     int capacity = slots.length;
-    if (capacity != 0 && size <= capacity >>> 1) {
+    int needed = size + count;
+    if (capacity != 0 && needed <= capacity >>> 1) {
       compactInto(slots);
       return;
     }
     HiTimeTimer<T>[] old = slots;
     int grownCapacity = Math.max(INITIAL_CAPACITY, capacity << 1);
+    while (grownCapacity < needed) {
+      grownCapacity <<= 1;
+    }
     HiTimeTimer<T>[] grown = owner.slotArrays.take(grownCapacity);
     if (grown == null) {
       grown = newSlots(grownCapacity);

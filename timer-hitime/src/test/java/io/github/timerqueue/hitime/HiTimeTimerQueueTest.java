@@ -15,7 +15,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * What is special to {@code hitime}: where timers wait, how they move down the bins, what {@code
  * nextExpiryDelay} returns, and the order in which they fire. Most cases re-express the
- * original project's own tests. The structure is checked with {@link HiTimeInvariants} after every step.
+ * original project's own tests. The structure is checked with {@link HiTimeInvariants} after
+ * every step.
  */
 class HiTimeTimerQueueTest {
 
