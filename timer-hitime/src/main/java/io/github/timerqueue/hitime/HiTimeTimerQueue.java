@@ -11,9 +11,9 @@ import java.util.function.Consumer;
 /**
  * The {@code hitime} strategy: a hierarchical timeout manager whose 64 bins are the bits of a
  * {@code long}, after Craig Jacobson's
- * <a href="https://github.com/jacobsoncraig/hitime">hitime</a>. A timer waits in the bin of the highest bit in which its deadline differs from now; as time
- * passes, the high bits of the deadline are stripped off one by one until nothing is left and the
- * timer fires.
+ * <a href="https://github.com/jacobsoncraig/hitime">hitime</a>. A timer waits in the bin of the
+ * highest bit in which its deadline differs from now; as time passes, the high bits of the
+ * deadline are stripped off one by one until nothing is left and the timer fires.
  *
  * <h2>Design</h2>
  * Time is counted in <em>ticks</em>: whole resolutions since the start time, as an unsigned {@code
@@ -459,7 +459,7 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
     }
   }
 
-  /** Files a timer due at {@code tick}, after the clock's, in the bin of the highest bit where they differ. */
+  /** Files a timer due at {@code tick}, after the clock's, in the bin where they first differ. */
   private void place(HiTimeTimer<T> timer, long tick) {
     binOf(tick).append(timer);
   }
