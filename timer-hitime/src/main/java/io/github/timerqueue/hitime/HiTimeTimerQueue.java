@@ -103,33 +103,43 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
    * Implementation notes: the layout, and the cache lines each operation touches.
    *
    * A bucket (TimerBucket) is an array of slots, each a compressed reference to a timer, with the
-   * timers in arming order; a timer records its bucket and its slot. The 64 bins are buckets, and
-   * so are the due timers: one bucket of due timers waiting for the next advance and one of those
-   * that the running advance hands out; the advance swaps the two, which moves no timer. The
-   * buckets, their bookkeeping and the slots at their tails are few (66 of each) and stay in the
-   * cache, so:
+   * timers in arming order; a timer records only its slot number, an int, plus one bit that says
+   * whether its bucket holds due timers (bucketOf). The 64 bins are buckets, and so are the due
+   * timers: one bucket of due timers waiting for the next advance and one of those that the
+   * running advance hands out; the advance swaps the two, which moves no timer. The buckets, their
+   * bookkeeping and the slots at their tails are few (66 of each) and stay in the cache, so:
    *
    * - cancel reads the timer (one line, the one the caller's handle points to), and clears its
-   *   slot (a write to a second line, which the processor buffers rather than waits for);
+   *   slot (a second line; at a million timers the slot arrays take 4 MB and mostly stay in the
+   *   last-level cache, where the timers, 32 MB, do not);
    * - schedule and reschedule write the timer and append it at its bin's tail, which is in the
    *   cache; reschedule of a pending timer also clears its old slot, as cancel does;
-   * - re-examining a bin reads its slots in order (a line per 16 timers) and each timer's deadline,
-   *   reads that do not depend on one another and so overlap, and appends each timer to a lower
-   *   bin's tail: re-filing a bin is a sequential pass over an array, not a chase of links, in
-   *   which each miss waits for the one before;
+   * - re-examining a bin reads its slots in order (a line per 16 timers) and, 16 at a time, the
+   *   deadlines of their timers, loads that do not wait for one another, and files each run of
+   *   timers bound for the same bucket with one System.arraycopy; in arming order, timers with
+   *   nearby deadlines follow one another, so with one TTL the runs are thousands long. Re-filing
+   *   a bin is a sequential pass over an array, not a chase of links in which each miss waits for
+   *   the one before;
    * - firing reads the slots of the due bucket in order, written moments before by the
    *   re-examination, and hands out timers that that re-examination has just read;
    * - a bin that becomes due whole, when the clock jumps, is appended to the due bucket by the
-   *   same kind of sequential pass, which writes each timer's new bucket and slot: one line per
-   *   timer, the line that handing the timer out reads anyway. (Moving the bin's array instead,
-   *   untouched, would save that write but make bins trade arrays of unrelated sizes, so that a
-   *   steady mix of jumps and re-arming would keep allocating.)
+   *   same copying, which writes each timer's new slot number: one line per timer, the line that
+   *   handing the timer out reads anyway. (Moving the bin's array instead, untouched, would save
+   *   that write but make bins trade arrays of unrelated sizes, so that a steady mix of jumps and
+   *   re-arming would keep allocating.)
+   *
+   * Why references are written as rarely as possible: under G1, storing a reference into an old
+   * object (a timer, a slot array) from another region runs a write barrier with a StoreLoad
+   * fence, after which no load proceeds until the store buffer has drained, stores that missed
+   * the cache included. Hence the int slot in the timer rather than a reference to its bucket, and
+   * one arraycopy per run, whose barrier marks the cards of the whole range once. The one
+   * reference store left per operation is the append of a single timer.
    *
    * The linked lists these buckets replace made cancel write to the timer's two neighbours, two
    * more lines, and made every pass over a bin wait for one miss per timer. Holes left by
    * cancellation are bounded and compacted away (see TimerBucket). The tick at which a timer is
-   * due is not stored: re-examination derives it from the deadline (tickOf), with a shift when
-   * the resolution is a power of two, which keeps a timer at 32 bytes.
+   * due is not stored: it is derived from the deadline (tickOf), with a shift when the resolution
+   * is a power of two, which keeps a timer at 32 bytes.
    */
 
   static final int BINS = Long.SIZE;

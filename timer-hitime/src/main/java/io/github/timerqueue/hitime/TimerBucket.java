@@ -13,7 +13,9 @@ import java.util.function.Consumer;
  * #head}. Removing a timer empties its slot, so a slot that is not {@code null} always holds a
  * pending timer of this bucket, and no bucket refers to a timer that left it: a cancelled timer
  * that the user drops is garbage at once. An emptied slot between head and tail is a
- * <em>hole</em>.
+ * <em>hole</em>. (Leaving the slot as it is, to be recognized as stale when next visited, would
+ * spare cancel that write, but every compaction and every pass would then read each stale timer,
+ * a cache miss where the write mostly hits the last-level cache.)
  *
  * <p>When an append finds every slot up to the end taken, the bucket compacts in place if at
  * most half of its slots hold timers, moving the timers down over the holes in their order, else
@@ -41,7 +43,7 @@ final class TimerBucket<T> {
   final HiTimeTimerQueue<T> owner;
   /**
    * {@code slots[i]} for {@code head <= i < tail} holds the timer whose {@link HiTimeTimer#slot}
-   * is {@code i}, or is a hole ({@code null}); every other slot is {@code null}.
+   * number is {@code i}, or is a hole ({@code null}); every other slot is {@code null}.
    */
   HiTimeTimer<T>[] slots;
   /** The first slot that may hold a timer: every slot before it is {@code null}. */
