@@ -258,23 +258,33 @@ final class TimerBucket<T> {
 
   /**
    * Moves the timers, in order, to the first slots of {@code target} (this bucket's own array, or
-   * an empty one), writing the new slot only to the timers that move.
+   * an empty one), then writes the new slot numbers to the timers that moved.
    */
   private void compactInto(HiTimeTimer<T>[] target) {
     HiTimeTimer<T>[] source = slots;
     boolean inPlace = target == source;
     int packed = 0;
+    int firstMoved = tail;
     for (int index = head; index < tail; index++) {
       HiTimeTimer<T> timer = source[index];
       if (timer != null) {
         if (index != packed) {
-          timer.slot = packed | slotTag;
+          firstMoved = Math.min(firstMoved, packed);
           if (inPlace) {
             source[index] = null;
           }
+          target[packed] = timer;
+        } else if (!inPlace) {
+          target[packed] = timer;
         }
-        target[packed++] = timer;
+        packed++;
       }
+    }
+    // A second pass, because each reference stored above runs G1's write barrier, whose fence
+    // would make each of these writes, a cache miss, complete before the next could start; here
+    // they overlap.
+    for (int index = firstMoved; index < packed; index++) {
+      target[index].slot = index | slotTag;
     }
     slots = target;
     head = 0;
