@@ -316,10 +316,12 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
         moveClockTo(tick);
       }
     }
-    // Handlers file the timers they make due into the other, empty, bucket, not into this one.
-    TimerBucket<T> handing = due;
-    due = firing;
-    firing = handing;
+    if (!due.isEmpty()) {
+      // Handlers file the timers they make due into the other, empty, bucket, not into this one.
+      TimerBucket<T> handing = due;
+      due = firing;
+      firing = handing;
+    }
     advancing = true;
     int fired = 0;
     try {
