@@ -160,7 +160,10 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
   long elapsed;
   long nowTick;
 
-  /** {@code bins[b]} holds the timers whose tick first differs from {@link #nowTick} at bit b. */
+  /**
+   * {@code bins[b]} holds the timers whose tick first differs from {@link #nowTick} at bit b; it
+   * is {@code null} until a timer first goes there, since most queues use only a few bins.
+   */
   final TimerBucket<T>[] bins;
   /** Bit b is set exactly when {@code bins[b]} is not empty. */
   long occupied;
@@ -185,9 +188,6 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
     this.bins = (TimerBucket<T>[]) new TimerBucket<?>[BINS];
     this.due = new TimerBucket<>(this, TimerBucket.DUE);
     this.firing = new TimerBucket<>(this, TimerBucket.DUE);
-    for (int bin = 0; bin < BINS; bin++) {
-      bins[bin] = new TimerBucket<>(this, bin);
-    }
   }
 
   @Override
@@ -445,7 +445,9 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
     due.release();
     firing.release();
     for (TimerBucket<T> bin : bins) {
-      bin.release();
+      if (bin != null) {
+        bin.release();
+      }
     }
   }
 
@@ -573,7 +575,8 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
   private TimerBucket<T> binOf(long tick) {
     int bin = (BINS - 1) - Long.numberOfLeadingZeros(tick ^ nowTick);
     occupied |= 1L << bin;
-    return bins[bin];
+    TimerBucket<T> bucket = bins[bin];
+    return bucket != null ? bucket : (bins[bin] = new TimerBucket<>(this, bin));
   }
 
   /** Appends a run of timers, or of holes if {@code bucket} is {@code null}, to {@code bucket}. */

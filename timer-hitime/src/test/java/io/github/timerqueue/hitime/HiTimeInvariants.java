@@ -12,7 +12,8 @@ import java.util.Map;
  * <ul>
  *   <li>the clock's tick is its distance from the start time divided by the resolution;
  *   <li>every bucket belongs to the queue, and is a bin, the due bucket or the firing bucket, and
- *       only one of them; a bin knows its bin, the other two are marked due;
+ *       only one of them; a bin knows its bin, the other two are marked due; a bin that no timer
+ *       has gone to yet is {@code null};
  *   <li>in every bucket, the slots before its head and from its tail on are empty, and every other
  *       slot is empty (a hole) or holds a pending timer of the queue whose bucket and slot are that
  *       bucket and that slot (so no timer is in two places), and the bucket's size counts them;
@@ -42,6 +43,10 @@ final class HiTimeInvariants {
     for (int bin = 0; bin < HiTimeTimerQueue.BINS; bin++) {
       TimerBucket<?> bucket = queue.bins[bin];
       String name = "bin " + bin;
+      if (bucket == null) {
+        that((queue.occupied & (1L << bin)) == 0, "bitmap bit " + bin + " is set, but no bin");
+        continue;
+      }
       once(seen, bucket, name);
       that(bucket.bin == bin, name + " says it is bin " + bucket.bin);
       boolean bit = (queue.occupied & (1L << bin)) != 0;
