@@ -49,6 +49,11 @@ final class RequestQueue {
     return Integer.highestOneBit(wanted - 1) << 1;
   }
 
+  /** The number of lanes. */
+  int lanes() {
+    return lanes.length;
+  }
+
   /** The lane a thread offers to: consecutive thread ids take consecutive lanes. */
   int laneOf(Thread thread) {
     return (int) thread.getId() & laneMask;

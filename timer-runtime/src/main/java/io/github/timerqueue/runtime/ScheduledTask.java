@@ -88,7 +88,18 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
     return cancelled;
   }
 
-  /** Completes the task with {@code failure}, for a periodic task that could not be re-armed. */
+  /**
+   * Cancels the task only if its timeout is still pending, removing it first: a task that has
+   * fired, or that {@code shutdownNow} took back, is left alone. Returns whether it cancelled.
+   */
+  boolean cancelWaiting() {
+    return timeout.cancel() && super.cancel(false);
+  }
+
+  /**
+   * Completes the task with {@code failure}: a periodic task that could not be re-armed, or a task
+   * the task executor rejected.
+   */
   void fail(Throwable failure) {
     setException(failure);
   }

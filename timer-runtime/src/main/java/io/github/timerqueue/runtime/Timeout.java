@@ -7,8 +7,8 @@ import java.util.concurrent.TimeUnit;
  * A task scheduled on a {@link TimerService}: the handle {@link TimerService#newTimeout newTimeout}
  * returns. All methods are thread-safe and take no lock shared with other timeouts; each handle may
  * be cancelled and re-armed from any thread, any number of times. Only {@link #reschedule
- * reschedule} may wait, for at most a millisecond, while the timer thread catches up with a flood of
- * requests (see {@link TimerService}'s "Back-pressure").
+ * reschedule} may wait, while the timer thread's backlog is full (see {@link TimerService}'s
+ * "Back-pressure"); {@link #cancel} never waits.
  *
  * <p>A timeout is in one of three states. It is <em>pending</em> from the moment it is scheduled
  * or re-armed until it <em>expires</em> (its task is handed over to run) or is <em>cancelled</em>.

@@ -42,12 +42,14 @@ final class TimerEntry extends Request implements Timeout, Runnable {
 
   private static final VarHandle STAMP;
   private static final VarHandle DEADLINE;
+  private static final VarHandle PERMIT;
 
   static {
     try {
       MethodHandles.Lookup lookup = MethodHandles.lookup();
       STAMP = lookup.findVarHandle(TimerEntry.class, "stamp", long.class);
       DEADLINE = lookup.findVarHandle(TimerEntry.class, "deadline", long.class);
+      PERMIT = lookup.findVarHandle(TimerEntry.class, "permit", int.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -70,6 +72,14 @@ final class TimerEntry extends Request implements Timeout, Runnable {
   TimerHandle<TimerEntry> slot;
   /** The arming (version and pending state) that {@link #slot} holds; timer thread only. */
   long armedStamp = -1;
+  /**
+   * The lane of the {@link Backlog} permit that an arming queued since the timer thread last
+   * applied the entry took, or -1: set by the thread that arms it, taken by the timer thread.
+   */
+  @SuppressWarnings("unused") // accessed through PERMIT
+  private volatile int permit = -1;
+  /** The lane of the permit the entry's due timer holds until it fires, or -1; timer thread only. */
+  int heldPermit = -1;
 
   TimerEntry(TimerService service, TimerTask task) {
     this.service = service;
@@ -91,7 +101,7 @@ final class TimerEntry extends Request implements Timeout, Runnable {
       unlockTo(before & ARMING_MASK);
       return false;
     }
-    publish((before & ~STATE_MASK & ARMING_MASK) | CANCELLED);
+    publish(before, (before & ~STATE_MASK & ARMING_MASK) | CANCELLED);
     service.cancelled(this);
     return true;
   }
@@ -99,7 +109,8 @@ final class TimerEntry extends Request implements Timeout, Runnable {
   @Override
   public boolean reschedule(long delay, TimeUnit unit) {
     Objects.requireNonNull(unit, "unit");
-    return rearmAt(service.deadlineAfter(delay, unit));
+    long deadline = service.deadlineAfter(delay, unit);
+    return rearmAt(deadline, service.loop.permitFor(unit.toNanos(delay)));
   }
 
   @Override
@@ -117,10 +128,13 @@ final class TimerEntry extends Request implements Timeout, Runnable {
     return state((long) STAMP.getVolatile(this)) == CANCELLED;
   }
 
-  /** Runs the task; the service hands the entry to its task executor as a {@link Runnable}. */
+  /**
+   * Runs the task, unless {@link TimerService#stop()} took it back first; the service hands the
+   * entry to its task executor as a {@link Runnable}.
+   */
   @Override
   public void run() {
-    service.runTask(this);
+    service.loop.runHandedOff(this);
   }
 
   @Override
@@ -141,29 +155,49 @@ final class TimerEntry extends Request implements Timeout, Runnable {
     return ((long) STAMP.getVolatile(this) & ~(VERSION_UNIT - 1)) == 0;
   }
 
-  /** Arms an entry that no other thread can see yet; the caller then returns it. */
-  void armFirst(long deadline) {
-    service.admit(false);
+  /**
+   * Arms an entry that no other thread can see yet; the caller then returns it. {@code permit} is
+   * the backlog permit the calling thread took for it ({@link TimerLoop#permitFor}), which goes
+   * with the request, or -1.
+   */
+  void armFirst(long deadline, int permit) {
+    try {
+      service.admit(false);
+    } catch (RejectedExecutionException e) {
+      service.loop.unusedPermit(permit);
+      throw e;
+    }
     DEADLINE.set(this, deadline);
+    PERMIT.set(this, permit);
     long arming = VERSION_UNIT | PENDING;
-    STAMP.setVolatile(this, arming | QUEUED);
+    // No other thread sees the entry before the offer, whose exchange publishes these stores and
+    // orders the reads of the service's state that follow it: a release store is enough.
+    STAMP.setRelease(this, arming | QUEUED);
     service.loop.offer(this);
     service.armed(this, arming, deadline, false);
   }
 
-  /** Arms this entry at {@code deadline}; returns whether it was pending before. */
-  boolean rearmAt(long deadline) {
+  /**
+   * Arms this entry at {@code deadline}; returns whether it was pending before. {@code permit} is
+   * the backlog permit the calling thread took for it ({@link TimerLoop#permitFor}), or -1 if it
+   * took none (the timer thread, or a periodic task re-arming itself).
+   */
+  boolean rearmAt(long deadline, int permit) {
     long before = lock();
     boolean wasPending = state(before) == PENDING;
     try {
       service.admit(wasPending);
     } catch (RejectedExecutionException e) {
       unlockTo(before & ARMING_MASK);
+      service.loop.unusedPermit(permit);
       throw e;
     }
     DEADLINE.setOpaque(this, deadline);
     long arming = ((before & ARMING_MASK & ~STATE_MASK) + VERSION_UNIT) | PENDING;
-    publish(arming);
+    if (permit >= 0) {
+      attachPermit(permit);
+    }
+    publish(before, arming);
     service.armed(this, arming, deadline, wasPending);
     return wasPending;
   }
@@ -175,6 +209,21 @@ final class TimerEntry extends Request implements Timeout, Runnable {
   boolean takeUnrun() {
     long before = lock();
     if (state(before) != PENDING) {
+      unlockTo(before & ARMING_MASK);
+      return false;
+    }
+    unlockTo((before & ARMING_MASK & ~STATE_MASK) | CANCELLED);
+    return true;
+  }
+
+  /**
+   * Marks an expired timeout whose task was handed to the task executor but never started as
+   * cancelled, for {@link TimerService#stop()}; returns whether it was still expired (not re-armed
+   * or taken since).
+   */
+  boolean takeBack() {
+    long before = lock();
+    if (state(before) != EXPIRED) {
       unlockTo(before & ARMING_MASK);
       return false;
     }
@@ -201,6 +250,32 @@ final class TimerEntry extends Request implements Timeout, Runnable {
   @Override
   void process(TimerLoop loop) {
     loop.apply(this);
+  }
+
+  /**
+   * Attaches a backlog permit to the arming being made (under the lock). If an arming not yet
+   * applied holds one already, the entry is queued once and counted once: this thread's permit is
+   * given back, and the held one takes this arming's due-ness, since the latest arming is the one
+   * the timer thread applies.
+   */
+  private void attachPermit(int permit) {
+    while (true) {
+      int attached = (int) PERMIT.getVolatile(this);
+      int next = attached < 0
+          ? permit
+          : (attached & TimerLoop.LANE_MASK) | (permit & TimerLoop.DUE_PERMIT);
+      if (PERMIT.compareAndSet(this, attached, next)) {
+        if (attached >= 0) {
+          service.loop.unusedPermit(permit);
+        }
+        return;
+      }
+    }
+  }
+
+  /** Takes the permit of the armings queued since the last call, or -1; timer thread only. */
+  int takePermit() {
+    return (int) PERMIT.getAndSet(this, -1);
   }
 
   /**
@@ -285,7 +360,13 @@ final class TimerEntry extends Request implements Timeout, Runnable {
    * entry was still on its way, and a {@code stop} in between would sweep the queue without it and
    * leave the timeout pending, neither run nor returned.
    */
-  private void publish(long next) {
+  private void publish(long locked, long next) {
+    // Queued when this thread locked it: unless the timer thread has taken the entry since (it
+    // only ever clears QUEUED), one compare-and-set from that very stamp unlocks it still queued,
+    // and nothing need be offered: one atomic operation instead of two.
+    if ((locked & QUEUED) != 0 && STAMP.compareAndSet(this, locked | LOCKED, next | QUEUED)) {
+      return;
+    }
     long previous = (long) STAMP.getAndSet(this, next | QUEUED | OFFERING);
     if ((previous & QUEUED) == 0) {
       service.loop.offer(this);

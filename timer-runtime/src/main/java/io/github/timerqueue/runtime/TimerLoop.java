@@ -7,11 +7,13 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -47,12 +49,20 @@ final class TimerLoop {
    * requests are applied.
    */
   static final int REQUEST_BATCH = 1 << 12;
+  /**
+   * In a permit ({@link TimerEntry}'s, see {@link #permitFor}): the arming is due, or nearly, so
+   * its timer keeps the permit until it fires. The low bits are the lane.
+   */
+  static final int DUE_PERMIT = 1 << 16;
+  static final int LANE_MASK = DUE_PERMIT - 1;
+  /** The least delay past which an arming does not count as due; see {@link #dueHorizon}. */
+  static final long DUE_HORIZON_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+  /** In {@link #handedOff}: handed to the task executor, not started. */
+  private static final Object WAITING = new Object();
   /** Most timers fired per turn, so that requests (cancellations) are applied in between. */
   static final int FIRE_BATCH = 1 << 12;
-  /** How long a held-back producer sleeps before it looks again whether the thread caught up. */
-  static final long THROTTLE_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
-  /** The longest a producer waits in {@link #throttle} for the timer thread to catch up. */
-  static final long MAX_THROTTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+  /** How often a stopping thread looks again whether it can sweep; see {@link #awaitSweep}. */
+  private static final long SWEEP_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
 
   /**
    * How far ahead {@code wakeAt} may be: half the range of a {@code long}, like the longest delay
@@ -61,11 +71,18 @@ final class TimerLoop {
    */
   private static final long HORIZON_NANOS = Long.MAX_VALUE >>> 1;
 
+  private static final int WORKING = 0;
+  private static final int IN_TASK = 1;
+  private static final int LENT = 2;
+
   private static final VarHandle WAKE_AT;
+  private static final VarHandle PHASE;
 
   static {
     try {
-      WAKE_AT = MethodHandles.lookup().findVarHandle(TimerLoop.class, "wakeAt", long.class);
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      WAKE_AT = lookup.findVarHandle(TimerLoop.class, "wakeAt", long.class);
+      PHASE = lookup.findVarHandle(TimerLoop.class, "phase", int.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -80,6 +97,21 @@ final class TimerLoop {
   private final RequestQueue requests =
       new RequestQueue(RequestQueue.lanesFor(Runtime.getRuntime().availableProcessors()));
   private final Consumer<TimerHandle<TimerEntry>> fire = this::fire;
+  private final Backlog backlog;
+  private final BooleanSupplier stopping;
+  /**
+   * The longest delay with which an arming counts as due: the resolution, and at least {@link
+   * #DUE_HORIZON_NANOS}, since a strategy fires a timer up to a resolution after its deadline and
+   * the timer thread applies the arming a little after it was asked for.
+   */
+  private final long dueHorizon;
+  /**
+   * With a task executor, the tasks handed to it that have not finished: {@link #WAITING} until
+   * one starts, then the thread running it. {@link #sweep()} takes the waiting ones back, so that
+   * {@code stop} returns them and they never run, and {@link #interruptRunningTasks()} reaches the
+   * running ones. {@code null} without a task executor.
+   */
+  private final ConcurrentHashMap<TimerEntry, Object> handedOff;
   /**
    * The timer thread, or {@code null} when a test drives the loop with {@link #turn()}; set once,
    * before the thread starts, and volatile so that producers see it however the service was shared.
@@ -92,31 +124,41 @@ final class TimerLoop {
   @SuppressWarnings("unused") // accessed through WAKE_AT
   private volatile long wakeAt;
   private volatile boolean sweepRequested;
-  /**
-   * Set by the timer thread when a turn ends with requests still queued, cleared when it finds the
-   * request queue empty: while set, producers {@linkplain #throttle() give way} to it.
-   */
-  private volatile boolean behind;
   private final AtomicLong wakeSignals = new AtomicLong();
-  /** Calls that waited in {@link #throttle}: counted only on that slow path. */
-  private final LongAdder throttled = new LongAdder();
   private volatile long wakeups;
 
   // Timer thread only.
   private boolean coolingDown;
   private long cooldownEnd;
-  private boolean swept;
-  private List<Timeout> unrun = List.of();
+  /** Set by whichever thread sweeps; see {@link #sweep()}. */
+  private volatile boolean swept;
+  /**
+   * Where the timer thread is, for {@link #awaitSweep()}: {@link #WORKING} on the queue, {@link
+   * #IN_TASK} running a task or handing one over (the queue untouched), {@link #LENT} while a
+   * stopping thread sweeps the queue during such a task.
+   */
+  @SuppressWarnings("unused") // accessed through PHASE
+  private volatile int phase;
+  /** Due timers the loop met after {@code stop} began and before the sweep; timer thread only. */
+  private final List<TimerEntry> strays = new ArrayList<>();
+  /** Timers met after the sweep, taken out of service for {@link #takeLeftovers()}. */
+  private final List<Timeout> leftovers = new ArrayList<>();
+  /** What the sweep at the thread's end took, until someone takes it; see {@link #takeUnrun()}. */
+  private final AtomicReference<List<Timeout>> unrun = new AtomicReference<>(List.of());
 
   TimerLoop(
       TimerService service, Ticker ticker, TimerQueue<TimerEntry> queue, long resolution,
-      Executor taskExecutor) {
+      Executor taskExecutor, long maxBacklog) {
     this.service = service;
     this.ticker = ticker;
     this.queue = queue;
     this.startTime = queue.now();
     this.resolution = resolution;
     this.taskExecutor = taskExecutor;
+    this.handedOff = taskExecutor == null ? null : new ConcurrentHashMap<>();
+    this.backlog = new Backlog(maxBacklog, requests.lanes(), this::wakeNow);
+    this.stopping = () -> service.stopping;
+    this.dueHorizon = Math.max(resolution, DUE_HORIZON_NANOS);
   }
 
   void bind(Thread thread) {
@@ -145,6 +187,9 @@ final class TimerLoop {
     if (!sleeping) {
       return; // awake: it looks at the request queue before it sleeps again
     }
+    if (deadline - (long) WAKE_AT.getVolatile(this) >= 0) {
+      return; // rounding up only moves it later: spares the common case a division
+    }
     long due = roundUp(deadline);
     long current;
     while (due - (current = (long) WAKE_AT.getVolatile(this)) < 0) {
@@ -156,24 +201,36 @@ final class TimerLoop {
   }
 
   /**
-   * Gives the timer thread time to catch up while it is {@link #behind}: sleeps in pauses of {@link
-   * #THROTTLE_PAUSE_NANOS} until it has emptied the request queue, for at most {@link
-   * #MAX_THROTTLE_NANOS}. Without this, threads that schedule faster than one thread can apply
-   * their requests would grow the request queue without bound, and every timeout queued behind it
-   * would run late by the whole backlog. Parking rather than yielding hands the processor to the
-   * timer thread even where a yield would not (on Linux, a yield gives way only to threads queued
-   * on the same processor). The timer thread itself, and a task running on it, never waits here: it
-   * is the one that catches up. An interrupt is left set, and ends no wait early but its pauses.
+   * Takes a {@link Backlog} permit for an arming by the calling thread, waiting while its lane has
+   * none; see {@link TimerService}'s "Back-pressure". Without this, threads that schedule faster
+   * than one thread can apply their requests and fire their timers would grow the backlog without
+   * bound, and every timeout behind it would run late by all of it. The timer thread itself, and a
+   * task running on it, takes none and never waits: it is the one that catches up.
    */
-  void throttle() {
-    if (!behind || onLoopThread()) {
-      return;
+  void acquirePermit() {
+    if (!onLoopThread()) {
+      backlog.acquire(requests.laneOf(Thread.currentThread()), stopping);
     }
-    throttled.increment();
-    long giveUp = System.nanoTime() + MAX_THROTTLE_NANOS;
-    do {
-      LockSupport.parkNanos(THROTTLE_PAUSE_NANOS);
-    } while (behind && !service.stopping && System.nanoTime() - giveUp < 0);
+  }
+
+  /**
+   * The permit {@link #acquirePermit()} took on this thread for an arming {@code delayNanos} ahead,
+   * or -1 if it took none: the lane, and {@link #DUE_PERMIT} if the arming counts as due, which
+   * the arming thread decides so that the timer thread needs no clock to tell.
+   */
+  int permitFor(long delayNanos) {
+    if (onLoopThread()) {
+      return -1;
+    }
+    int lane = requests.laneOf(Thread.currentThread());
+    return delayNanos <= dueHorizon ? lane | DUE_PERMIT : lane;
+  }
+
+  /** Gives back a permit that was taken but not used: the arming was rejected or not queued. */
+  void unusedPermit(int permit) {
+    if (permit >= 0) {
+      backlog.unused(permit & LANE_MASK);
+    }
   }
 
   /** Asks for the cancelled entries in the request queue to be taken soon; see the class doc. */
@@ -216,12 +273,12 @@ final class TimerLoop {
   }
 
   long throttled() {
-    return throttled.sum();
+    return backlog.throttled();
   }
 
-  /** Whether the last turn ended with requests still queued; for tests. */
-  boolean behind() {
-    return behind;
+  /** The permits of the backlog out now; for tests. */
+  long backlogPermits() {
+    return backlog.outstanding();
   }
 
   // ---- the timer thread ----
@@ -244,13 +301,24 @@ final class TimerLoop {
         wakeups++;
       }
     } catch (Throwable failure) {
-      // A bug or an exhausted heap in the loop itself, never a task's exception: stop the service
-      // so that nothing more is accepted that could never run, and tell the handler.
+      // A bug, a failing ticker or an exhausted heap in the loop itself, never a task's exception:
+      // stop the service so that nothing more is accepted that could never run. The sweep below
+      // hands out what never ran (the executor fails their futures); then the handler is told.
       service.failed(failure);
     } finally {
       sleeping = false;
-      if (!swept) {
-        unrun = sweep();
+      try {
+        if (!swept) {
+          sweep();
+        }
+      } catch (Throwable failure) {
+        service.report(failure);
+      } finally {
+        Throwable failure = service.failure();
+        if (failure != null) {
+          service.report(failure);
+        }
+        service.loopEnded();
       }
     }
   }
@@ -277,39 +345,30 @@ final class TimerLoop {
       }
     }
     queue.advance(now, fire, FIRE_BATCH);
+    backlog.publish();
     return prepareToSleep();
   }
 
   /**
    * Applies every queued request. The requests sent before a call on another thread may wait in
    * other lanes than that call's, behind or ahead of it, so this is what puts them all before it.
-   * Other threads are held back meanwhile, as when the thread is behind, so that they cannot keep
+   * Other threads cannot keep it here: their armings are bounded by the {@link Backlog}, and a
    * it here.
    */
   private void applyQueued() {
-    boolean wasBehind = behind;
-    behind = true;
-    try {
-      requests.drain(request -> request.process(this));
-    } finally {
-      behind = wasBehind;
-    }
+    requests.drain(request -> request.process(this));
+    backlog.publish();
   }
 
   private void processRequests() {
     for (int i = 0; i < REQUEST_BATCH; i++) {
       Request request = requests.poll();
       if (request == null) {
-        if (behind) {
-          behind = false;
-        }
-        return;
+        break;
       }
       request.process(this);
     }
-    if (!behind) {
-      behind = true;
-    }
+    backlog.publish();
   }
 
   /**
@@ -318,6 +377,30 @@ final class TimerLoop {
    */
   void apply(TimerEntry entry) {
     entry.dequeued();
+    // Before the stamp: a permit attached later comes with a change that queues the entry again.
+    int permit = entry.takePermit();
+    boolean pending = applyState(entry);
+    int held = entry.heldPermit;
+    if (pending && permit >= 0 && (permit & DUE_PERMIT) != 0) {
+      // Armed due by another thread: one permit stays out until the timer fires or leaves.
+      if (held < 0) {
+        entry.heldPermit = permit & LANE_MASK;
+      } else {
+        backlog.retire(permit & LANE_MASK);
+      }
+      return;
+    }
+    if (held >= 0) {
+      backlog.retire(held);
+      entry.heldPermit = -1;
+    }
+    if (permit >= 0) {
+      backlog.retire(permit & LANE_MASK);
+    }
+  }
+
+  /** Brings the queue in line with the entry's latest state; returns whether it is pending. */
+  private boolean applyState(TimerEntry entry) {
     while (true) {
       long stamp = entry.unlockedStamp() & TimerEntry.ARMING_MASK;
       TimerHandle<TimerEntry> slot = entry.slot;
@@ -325,10 +408,10 @@ final class TimerLoop {
         if (slot != null && slot.isPending()) {
           queue.cancel(slot);
         }
-        return;
+        return false;
       }
       if (stamp == entry.armedStamp) {
-        return; // armed as it is already
+        return true; // armed as it is already
       }
       long deadline = entry.deadline();
       if ((entry.stamp() & TimerEntry.ARMING_MASK) != stamp) {
@@ -340,27 +423,91 @@ final class TimerLoop {
         queue.reschedule(slot, deadline);
       }
       entry.armedStamp = stamp;
-      return;
+      return true;
     }
   }
 
   private void fire(TimerHandle<TimerEntry> slot) {
     TimerEntry entry = slot.payload();
+    int held = entry.heldPermit;
+    if (held >= 0) {
+      backlog.retire(held); // the timer leaves the queue, whatever happens to its task
+      entry.heldPermit = -1;
+    }
+    if (service.stopping) {
+      stray(entry);
+      return;
+    }
     if (!entry.tryExpire()) {
       return; // cancelled or re-armed since it was armed; that change is queued
     }
     service.fired();
     if (taskExecutor == null) {
-      service.runTask(entry);
+      enterTask();
+      try {
+        service.runTask(entry);
+      } finally {
+        leaveTask();
+      }
       if (thread != null) {
         Thread.interrupted(); // an interrupt meant for this task must not reach the next one
       }
     } else {
+      handedOff.put(entry, WAITING);
+      enterTask(); // execute may block, or run the task here (a caller-runs policy)
       try {
         taskExecutor.execute(entry);
       } catch (Throwable rejected) {
-        service.report(rejected);
+        if (handedOff.remove(entry, WAITING)) { // else stop took it back: it is in stop's list
+          service.handOffFailed(entry, rejected);
+        }
+      } finally {
+        leaveTask();
       }
+    }
+  }
+
+  /**
+   * A due timer met once stopping: it does not start, and the sweep returns it. One met after the
+   * sweep (a strategy whose {@code forEach} did not show the timers of the advance running while
+   * another thread swept) is taken out of service for {@link #takeLeftovers()}, so that no future
+   * waits for it.
+   */
+  private void stray(TimerEntry entry) {
+    if (!swept) {
+      strays.add(entry);
+    } else if (entry.takeUnrun()) {
+      service.unrun();
+      leftovers.add(entry);
+    }
+  }
+
+  /** The timer thread starts running user code: the queue may be lent to a stopping thread. */
+  private void enterTask() {
+    PHASE.setRelease(this, IN_TASK);
+  }
+
+  /** The timer thread is back from user code: takes the queue back, waiting if it is lent. */
+  private void leaveTask() {
+    while (!PHASE.compareAndSet(this, IN_TASK, WORKING)) {
+      LockSupport.park(this); // lent: the borrower gives it back and unparks this thread
+    }
+  }
+
+  /**
+   * Runs {@code action}, which touches the queue, on the timer thread: from a task, the queue is
+   * taken back first (a stopping thread may be sweeping it) and lent again afterwards.
+   */
+  private void onQueue(Runnable action) {
+    if ((int) PHASE.getVolatile(this) == WORKING) {
+      action.run();
+      return;
+    }
+    leaveTask();
+    try {
+      action.run();
+    } finally {
+      enterTask();
     }
   }
 
@@ -423,7 +570,7 @@ final class TimerLoop {
       return;
     }
     if (onLoopThread()) {
-      visit.run();
+      onQueue(visit);
     } else {
       offer(new ControlRequest(visit));
       wakeNow();
@@ -431,14 +578,16 @@ final class TimerLoop {
   }
 
   /**
-   * Takes every pending timeout out of service and returns them; called once, on the loop thread,
-   * after {@link TimerService#stopping} is set. Entries armed concurrently are either found here
-   * (their request was queued before the flag was set) or withdrawn by their producer, which reads
-   * the flag after queueing: never both, because both take the entry's lock.
+   * Takes every pending timeout out of service, and the tasks handed to the task executor that
+   * have not started, for {@link #takeUnrun()}; called once, after {@link TimerService#stopping}
+   * is set, by the timer thread or by a thread the queue is lent to ({@link #awaitSweep}).
+   * Entries armed concurrently are either found here (their request was queued before the flag
+   * was set) or withdrawn by their producer, which reads the flag after queueing: never both,
+   * because both take the entry's lock.
    */
-  List<Timeout> sweep() {
-    swept = true;
-    List<TimerEntry> candidates = new ArrayList<>();
+  private void sweep() {
+    List<TimerEntry> candidates = new ArrayList<>(strays);
+    strays.clear();
     queue.forEach(slot -> candidates.add(slot.payload()));
     requests.drain(request -> {
       if (request instanceof TimerEntry) {
@@ -452,13 +601,118 @@ final class TimerLoop {
         taken.add(entry);
       }
     }
-    unrun = taken;
-    return taken;
+    if (handedOff != null) {
+      for (TimerEntry entry : handedOff.keySet()) {
+        // Claimed here, it never starts (runHandedOff finds it gone); one re-armed since its
+        // hand-off was taken above as pending, and is not listed twice.
+        if (handedOff.remove(entry, WAITING) && entry.takeBack()) {
+          taken.add(entry);
+        }
+      }
+    }
+    unrun.set(taken);
+    swept = true;
   }
 
-  /** What the sweep took, once the thread has ended. */
-  List<Timeout> unrun() {
-    return unrun;
+  /**
+   * Runs a task the task executor took, unless {@link #sweep()} took it back first; the runner is
+   * recorded meanwhile, so that {@link #interruptRunningTasks()} reaches it.
+   */
+  void runHandedOff(TimerEntry entry) {
+    if (handedOff == null) {
+      service.runTask(entry);
+      return;
+    }
+    Thread runner = Thread.currentThread();
+    // Once stopping, a task that has not started never does: stop takes it back (or has).
+    if (service.stopping || !handedOff.replace(entry, WAITING, runner)) {
+      return;
+    }
+    try {
+      service.runTask(entry);
+    } finally {
+      // Unless the task re-armed itself and was handed over again meanwhile (WAITING again).
+      handedOff.remove(entry, runner);
+    }
+  }
+
+  /**
+   * Interrupts the threads running tasks: the timer thread (harmless if it runs none: it clears
+   * the interrupt before it sleeps) and the task executor's threads running this service's tasks.
+   */
+  void interruptRunningTasks() {
+    Thread timerThread = thread;
+    if (timerThread != null) {
+      timerThread.interrupt();
+    }
+    if (handedOff != null) {
+      for (Object runner : handedOff.values()) {
+        if (runner instanceof Thread) {
+          ((Thread) runner).interrupt();
+        }
+      }
+    }
+  }
+
+  /**
+   * Sweeps now, on the timer thread (from a task, or for a manual loop), unless it was done; the
+   * result is then in {@link #takeUnrun()}.
+   */
+  void sweepHere() {
+    onQueue(() -> {
+      if (!swept) {
+        sweep();
+      }
+    });
+  }
+
+  /**
+   * Waits, on a thread other than the timer thread, after {@link TimerService#stopping} is set,
+   * until the sweep is made, but never for a task: while the timer thread runs one (and so leaves
+   * the queue alone), this thread borrows the queue and sweeps it itself. Otherwise the timer
+   * thread is on the loop's own code, which ends its turn, sees the flag and sweeps, or enters a
+   * task, for which no more than that is waited.
+   */
+  void awaitSweep() {
+    LockSupport.unpark(thread);
+    for (int spins = 0; !swept; spins++) {
+      if ((int) PHASE.getVolatile(this) == IN_TASK && PHASE.compareAndSet(this, IN_TASK, LENT)) {
+        try {
+          if (!swept) {
+            sweep();
+          }
+        } finally {
+          PHASE.setVolatile(this, IN_TASK);
+          LockSupport.unpark(thread);
+        }
+        return;
+      }
+      if (!thread.isAlive()) {
+        return; // ended without a sweep: it failed in it, and the handler was told
+      }
+      if (spins < 100) {
+        Thread.onSpinWait();
+      } else {
+        LockSupport.parkNanos(this, SWEEP_POLL_NANOS);
+      }
+    }
+  }
+
+  /**
+   * Takes what the sweep took, once: the first caller gets the list, the others an empty one.
+   */
+  List<Timeout> takeUnrun() {
+    return unrun.getAndSet(List.of());
+  }
+
+  /**
+   * Takes the timers the loop met after the sweep (see {@link #stray}); read once the timer thread
+   * has ended.
+   */
+  List<Timeout> takeLeftovers() {
+    List<Timeout> taken = new ArrayList<>(leftovers);
+    leftovers.clear();
+    return taken;
   }
 
   /** How many timers the queue holds, cancelled ones not yet removed included; for tests. */

@@ -44,22 +44,28 @@ import java.util.concurrent.atomic.AtomicLong;
  *       #setContinueExistingPeriodicTasksAfterShutdownPolicy} change that, as in {@link
  *       ScheduledThreadPoolExecutor}. The service terminates when no task is left; the timer
  *       service stops then.
- *   <li>{@link #shutdownNow()} interrupts a task running on the timer thread and returns the tasks
- *       that had not started. Because the timer thread owns the queue of timers, it collects them
- *       when its running task returns: with tasks on the timer thread, {@code shutdownNow} waits for
- *       that task (after interrupting it). With a task executor, the timer thread never runs tasks
- *       and nothing is waited for, but tasks running on that executor are not interrupted.
+ *   <li>{@link #shutdownNow()} returns the tasks that had not started, those handed to the task
+ *       executor and still waiting there included (they never run), and interrupts the running
+ *       ones, on the timer thread or the task executor. It waits for none of them: {@link
+ *       #awaitTermination} does. No call waits for a running task: {@code Future.cancel}, {@code
+ *       shutdown} and {@code shutdownNow} return while it runs, and the executor terminates
+ *       asynchronously, when the last task is done and the timer thread has ended.
  * </ul>
  *
  * <p>Tasks that throw complete their futures exceptionally, as with any {@code ExecutorService};
- * they do not reach the timer service's uncaught-exception handler.
+ * they do not reach the timer service's uncaught-exception handler. A task that the timer service's
+ * {@linkplain TimerService.Builder#taskExecutor task executor} rejects never runs: its future
+ * completes exceptionally with a {@link RejectedExecutionException} and it counts as done, so
+ * termination does not wait for it.
  */
 public final class TimerScheduledExecutorService extends AbstractExecutorService
     implements ScheduledExecutorService {
   private static final int RUNNING = 0;
   private static final int SHUTDOWN = 1;
   private static final int STOP = 2;
-  private static final int TERMINATED = 3;
+  /** No task is left; the timer service is stopping and will terminate the executor as it ends. */
+  private static final int TIDYING = 3;
+  private static final int TERMINATED = 4;
 
   final TimerService timer;
   private final AtomicInteger state = new AtomicInteger(RUNNING);
@@ -74,6 +80,7 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
 
   TimerScheduledExecutorService(TimerService timer) {
     this.timer = timer;
+    timer.onLoopEnd(this::timerEnded);
   }
 
   @Override
@@ -165,29 +172,45 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
   }
 
   /**
-   * Stops at once: no new task is accepted, no waiting task starts, the task running on the timer
-   * thread is interrupted, and the tasks that had not started are returned. They are not
-   * cancelled: each is the {@link ScheduledFuture} that {@code schedule} returned (or, for {@code
-   * execute}, one with no delay), and, as with {@link ScheduledThreadPoolExecutor}, running it now
-   * cancels it. See the class documentation for what this waits for.
+   * Stops at once: no new task is accepted, no waiting task starts, the running tasks (on the
+   * timer thread or the task executor) are interrupted, and the tasks that had not started are
+   * returned, whatever {@code shutdown}, cancellations or schedulings race with this call: those
+   * waiting for their time, and those handed to the task executor that it had not started. They
+   * are not cancelled: each is the {@link ScheduledFuture} that {@code schedule} returned (or, for
+   * {@code execute}, one with no delay), and, as with {@link ScheduledThreadPoolExecutor}, running
+   * it now cancels it. A task that was cancelled is not returned.
+   *
+   * <p>Does not wait for running tasks to end, even one that ignores interrupts: while the timer
+   * thread runs a task, the calling thread takes the waiting tasks from the timer queue itself
+   * (the timer thread waits for it when the task returns). Only the first call returns tasks.
    *
    * @return the tasks that had not started, in no particular order
    */
   @Override
   public List<Runnable> shutdownNow() {
     moveTo(STOP);
-    timer.interruptTimerThread();
-    List<Timeout> unrun = timer.stop();
+    List<Timeout> unrun = timer.stopNow();
+    // After the tasks waiting in the task executor are taken back: interrupted earlier, its
+    // threads would have started some of them.
+    timer.interruptRunningTasks();
     List<Runnable> tasks = new ArrayList<>(unrun.size());
     for (Timeout timeout : unrun) {
       ScheduledTask<?> task = (ScheduledTask<?>) timeout.task();
-      tasks.add(task);
+      if (!task.isDone()) { // not a periodic task cancelled while it re-armed
+        tasks.add(task);
+      }
       taskDone(task);
     }
     tryTerminate();
     return tasks;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Also {@code true} once the timer thread has failed (see "Failures and stopping" in {@link
+   * TimerService}).
+   */
   @Override
   public boolean isShutdown() {
     return state.get() != RUNNING;
@@ -267,7 +290,7 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
 
   @Override
   public String toString() {
-    String[] names = {"running", "shutdown", "stop", "terminated"};
+    String[] names = {"running", "shutdown", "stop", "tidying", "terminated"};
     return "TimerScheduledExecutorService{" + names[state.get()] + ", outstanding="
         + outstanding.get() + ", " + timer + "}";
   }
@@ -280,12 +303,17 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
     if (current == RUNNING) {
       return true;
     }
-    if (current != SHUTDOWN) {
-      return false;
-    }
+    return current == SHUTDOWN
+        && runsAfterShutdown(task, continueExistingPeriodicTasksAfterShutdown,
+            executeExistingDelayedTasksAfterShutdown, shutdownTime);
+  }
+
+  /** Whether {@code task} may still run after {@code shutdown} under the given policies. */
+  private static boolean runsAfterShutdown(
+      ScheduledTask<?> task, boolean keepPeriodic, boolean keepDelayed, long shutdownTime) {
     return task.isPeriodic()
-        ? continueExistingPeriodicTasksAfterShutdown
-        : executeExistingDelayedTasksAfterShutdown || task.deadline() - shutdownTime <= 0;
+        ? keepPeriodic
+        : keepDelayed || task.deadline() - shutdownTime <= 0;
   }
 
   void rearm(ScheduledTask<?> task, long deadline) {
@@ -294,7 +322,7 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
       return;
     }
     try {
-      task.timeout.rearmAt(deadline);
+      task.timeout.rearmAt(deadline, -1); // no backlog permit: one arming per periodic task
     } catch (RejectedExecutionException e) {
       if (timer.isStopped()) {
         task.cancel(false);
@@ -303,8 +331,16 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
       }
       return;
     }
+    if (task.isDone()) {
+      // Cancelled while we re-armed: its cancel found the timeout expired, not pending, and left
+      // it. Both sides write (the future's state, the timeout's) before reading the other's, so
+      // either that cancel removed the new arming or we see the future done and remove it now.
+      task.timeout.cancel();
+      return;
+    }
     if (!canRun(task)) {
-      task.cancel(false); // shut down while we re-armed; cancelling removes the timer again
+      // Shut down while we re-armed: cancel unless shutdownNow took the task back meanwhile.
+      task.cancelWaiting();
     }
   }
 
@@ -324,13 +360,16 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
       throw new RejectedExecutionException("executor is shut down");
     }
     try {
-      task.timeout.armFirst(timer.deadlineAfter(delay, unit));
+      long deadline = timer.deadlineAfter(delay, unit);
+      task.timeout.armFirst(deadline, timer.loop.permitFor(unit.toNanos(delay)));
     } catch (RejectedExecutionException e) {
       task.cancel(false);
       throw e;
     }
     if (!canRun(task)) {
-      task.cancel(false); // shut down while we armed it
+      // Shut down while we armed it: cancel it unless shutdownNow took it back meanwhile, as
+      // ScheduledThreadPoolExecutor cancels only what it can still remove from its queue.
+      task.cancelWaiting();
     }
     return task;
   }
@@ -339,10 +378,23 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
     return Math.min(unit.toNanos(period), TimerService.MAX_DELAY_NANOS);
   }
 
+  /**
+   * Cancels, on the timer thread, the pending tasks that the shutdown policies do not let run. The
+   * policies are read here, when shutdown (or a policy change) happens, not when the timer thread
+   * gets to it: a {@code shutdownNow} in between must find the delayed tasks that this shutdown
+   * lets run, and hand them back, rather than have this visit cancel them because the state has
+   * moved on to STOP. A task only leaves the timer queue cancelled if it was still pending there.
+   */
   private void applyShutdownPolicies() {
+    boolean keepPeriodic = continueExistingPeriodicTasksAfterShutdown;
+    boolean keepDelayed = executeExistingDelayedTasksAfterShutdown;
+    long shutdownAt = shutdownTime;
     timer.loop.visitPending(task -> {
-      if (task instanceof ScheduledTask && !canRun((ScheduledTask<?>) task)) {
-        ((ScheduledTask<?>) task).cancel(false);
+      if (task instanceof ScheduledTask) {
+        ScheduledTask<?> scheduled = (ScheduledTask<?>) task;
+        if (!runsAfterShutdown(scheduled, keepPeriodic, keepDelayed, shutdownAt)) {
+          scheduled.cancelWaiting();
+        }
       }
     });
   }
@@ -351,8 +403,10 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
   private void moveTo(int target) {
     synchronized (lifecycle) {
       int current = state.get();
-      if (current == RUNNING) {
-        shutdownTime = timer.ticker.read(); // before the state, which publishes it
+      if (current == RUNNING && target == SHUTDOWN) {
+        // Before the state, which publishes it; only the SHUTDOWN policies use it, and STOP comes
+        // without reading the ticker, which may be what failed.
+        shutdownTime = timer.ticker.read();
       }
       while (current < target && !state.compareAndSet(current, target)) {
         current = state.get(); // tryTerminate, which does not lock, moved it
@@ -360,16 +414,55 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
     }
   }
 
+  /**
+   * Terminates once shut down with no task left, without waiting for anything: whoever finds the
+   * last task gone moves to TIDYING and asks the timer service to stop; the timer thread, as it
+   * ends, calls {@link #timerEnded()}, which comes back here and completes the termination. Both
+   * sides write (the state, the timer's ended flag) before they read the other's, so one of them
+   * always sees both done. Waiting for the timer thread here instead would make {@code
+   * Future.cancel} or a task's completion wait for a task that waits for them.
+   */
   private void tryTerminate() {
-    int current = state.get();
-    if (current == RUNNING || current == TERMINATED || outstanding.get() != 0) {
+    while (true) {
+      int current = state.get();
+      if (current == RUNNING || current == TERMINATED) {
+        return;
+      }
+      if (current != TIDYING) {
+        if (outstanding.get() != 0) {
+          return;
+        }
+        if (!state.compareAndSet(current, TIDYING)) {
+          continue; // shutdownNow moved the state on meanwhile
+        }
+        timer.stopAsync();
+      }
+      if (timer.loopHasEnded() && state.compareAndSet(TIDYING, TERMINATED)) {
+        terminated.countDown();
+      }
       return;
     }
-    if (state.compareAndSet(current, TERMINATED)) {
-      timer.stop();
-      terminated.countDown();
-    } else {
-      tryTerminate(); // shutdownNow moved the state on meanwhile
+  }
+
+  /**
+   * The timer thread has ended: the executor terminates if it was waiting for that. If the thread
+   * failed, the executor shuts down at once and completes the future of every task that never ran
+   * with the failure, so that none is left hanging.
+   */
+  private void timerEnded() {
+    Throwable failure = timer.failure();
+    if (failure != null) {
+      moveTo(STOP);
+      for (Timeout timeout : timer.loop.takeUnrun()) {
+        ((ScheduledTask<?>) timeout.task()).fail(new RejectedExecutionException(
+            "the timer thread failed before the task ran: " + failure, failure));
+      }
     }
+    // Tasks the timer met after shutdownNow had taken the others (see TimerLoop.stray): too late
+    // to return them, and they never run.
+    for (Timeout timeout : timer.loop.takeLeftovers()) {
+      ((ScheduledTask<?>) timeout.task()).cancel(false);
+    }
+    tryTerminate();
   }
 }

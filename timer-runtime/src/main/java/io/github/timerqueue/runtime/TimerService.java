@@ -54,20 +54,28 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <h2>Costs</h2>
  * Scheduling, cancelling and re-arming cost the calling thread a few atomic operations on the
- * handle and one atomic exchange on the request queue, plus an unpark when the thread must wake
- * early; none takes a lock shared with other timeouts. The timer thread pays the strategy's cost
+ * handle and one atomic exchange on the request queue (none for a cancel or re-arm of a timeout
+ * the timer thread has not yet taken), scheduling and re-arming one atomic increment of its lane's
+ * backlog count (see "Back-pressure"), plus an unpark when the thread must wake early; none takes
+ * a lock shared with other timeouts. The timer thread pays the strategy's cost
  * of each operation ({@code O(1)} for the timing wheels, {@code O(log n)} for {@code heap}).
  *
  * <h2>Back-pressure</h2>
- * One thread applies every other thread's requests. Threads that schedule faster than it can apply
- * would otherwise grow the request queue without bound (and keep every queued handle alive), and a
- * timeout queued behind that backlog would run late by all of it. So the timer thread applies at
- * most {@value TimerLoop#REQUEST_BATCH} requests between two looks at the clock, and when a turn
- * ends with requests still queued it marks itself behind; while it is, {@code newTimeout} and
- * {@code reschedule} on other threads first sleep, in pauses of 50 microseconds, until it has
- * caught up, for at most a millisecond each. A caller that is not scheduling faster than the thread
- * applies never waits, and the check costs it one read of a field that rarely changes. The timer
- * thread, and tasks on it, never wait. {@link TimerStats#throttled()} counts the calls that waited.
+ * One thread applies every other thread's requests and fires every timer. Threads that schedule
+ * faster than it can do both would otherwise grow its backlog without bound (the queued requests,
+ * and the timers due and not yet fired), and a timeout behind that backlog would run late by all of
+ * it. So the backlog is bounded ({@link Builder#maxBacklog}, default {@value #DEFAULT_MAX_BACKLOG}
+ * requests and due timers): while it is full, {@code newTimeout} and {@code reschedule} on other
+ * threads wait, sleeping in pauses that grow from 50 microseconds to a millisecond, until the timer
+ * thread has worked some of it off. Nothing is dropped, and a timer due behind a full backlog runs
+ * late by the time the timer thread takes to work through it. The timer thread applies at most
+ * {@value TimerLoop#REQUEST_BATCH} requests and fires at most {@value TimerLoop#FIRE_BATCH}
+ * timers between two looks at the clock, so neither starves the other. A caller that is not
+ * scheduling faster than the thread works never waits; taking its place in the backlog costs it one
+ * atomic increment on a counter its lane of threads shares and one read of a count the timer
+ * thread updates once per turn. The timer thread, and tasks on it, never wait (so a task that
+ * blocks on the timer thread holds up every caller once the backlog is full); nor does a
+ * cancellation. {@link TimerStats#throttled()} counts the calls that waited.
  *
  * <h2>Where tasks run</h2>
  * By default tasks run on the timer thread itself. That costs nothing extra per task, but while a
@@ -80,11 +88,18 @@ import java.util.concurrent.locks.LockSupport;
  * A task that throws does not stop the timer thread and no other timeout is lost; the exception
  * goes to the {@linkplain #setUncaughtExceptionHandler uncaught-exception handler}. {@link #stop()}
  * ends the thread and returns the timeouts that never ran; afterwards every request to schedule or
- * re-arm is rejected.
+ * re-arm is rejected. If the timer thread itself fails (the ticker throws, or an error such as
+ * {@link OutOfMemoryError} is thrown outside a task), the service stops as if {@code stop} had
+ * been called: the failure goes to the handler, {@link #isStopped()} is {@code true}, requests
+ * are rejected, and the timeouts that never ran are marked cancelled (a later {@code stop} returns
+ * them). A {@link TimerScheduledExecutorService} on the service then shuts down and completes each
+ * of their futures with a {@link RejectedExecutionException} whose cause is the failure.
  */
 public final class TimerService {
   /** Delays are capped here (146 years) so that deadlines compare correctly by subtraction. */
   static final long MAX_DELAY_NANOS = Long.MAX_VALUE >>> 1;
+  /** The default of {@link Builder#maxBacklog}. */
+  public static final long DEFAULT_MAX_BACKLOG = 1 << 14;
   private static final AtomicInteger SERVICE_NUMBERS = new AtomicInteger();
 
   final Ticker ticker;
@@ -99,6 +114,12 @@ public final class TimerService {
   /** Set once by {@link #stop()} (or a failure of the loop); read on every request. */
   volatile boolean stopping;
   private final AtomicBoolean stopRequested = new AtomicBoolean();
+  /** Set by the timer thread as it ends; see {@link #onLoopEnd}. */
+  private volatile boolean ended;
+  private volatile Runnable endAction;
+  /** Set before {@link #stopping} when the loop fails; see {@link #failed}. */
+  private volatile Throwable failure;
+  private final AtomicBoolean endActionRan = new AtomicBoolean();
 
   private final LongAdder armed = new LongAdder();
   private final LongAdder fired = new LongAdder();
@@ -120,7 +141,7 @@ public final class TimerService {
     builder.options.forEach(config::option);
     TimerQueue<TimerEntry> queue = TimerQueues.create(strategy, config.build());
     this.loop = new TimerLoop(this, ticker, queue, builder.resolution.toNanos(),
-        builder.taskExecutor);
+        builder.taskExecutor, builder.maxBacklog);
     if (builder.manualLoop) {
       return;
     }
@@ -144,7 +165,8 @@ public final class TimerService {
 
   /**
    * Returns a new builder with the defaults: strategy {@code "heap"}, resolution 1 ms, the system
-   * ticker, a daemon timer thread, tasks run on the timer thread, no limit on pending timeouts.
+   * ticker, a daemon timer thread, tasks run on the timer thread, no limit on pending timeouts, a
+   * backlog of at most {@value #DEFAULT_MAX_BACKLOG} requests and due timers.
    *
    * @return a new builder
    */
@@ -157,8 +179,8 @@ public final class TimerService {
    * the resolution and the timer thread allow. A delay of zero or less runs it as soon as possible;
    * delays beyond 146 years are cut to that.
    *
-   * <p>While the timer thread is behind the requests of other threads, this first waits for it
-   * (see "Back-pressure" above), for at most a millisecond.
+   * <p>While the timer thread's backlog is full, this first waits until it is not (see
+   * "Back-pressure" above); on the timer thread it never waits.
    *
    * @param task what to run
    * @param delay how long from now to run it
@@ -172,16 +194,20 @@ public final class TimerService {
     Objects.requireNonNull(task, "task");
     Objects.requireNonNull(unit, "unit");
     TimerEntry entry = new TimerEntry(this, task);
-    entry.armFirst(deadlineAfter(delay, unit));
+    long deadline = deadlineAfter(delay, unit);
+    entry.armFirst(deadline, loop.permitFor(unit.toNanos(delay)));
     return entry;
   }
 
   /**
    * Stops the timer thread and returns the timeouts that never ran; they are marked cancelled,
-   * but their tasks' {@link TimerTask#cancelled cancelled} callbacks are not called. Tasks that are
-   * already running, or due in the turn the timer thread is in, may still finish before this method
-   * returns; it waits for the timer thread to end. After it, every request to schedule or re-arm
-   * is rejected with {@link RejectedExecutionException}.
+   * but their tasks' {@link TimerTask#cancelled cancelled} callbacks are not called. With a
+   * {@linkplain Builder#taskExecutor task executor}, they include the expired timeouts whose tasks
+   * were handed to it but had not started: those tasks never run (the executor finds them taken
+   * back when it gets to them). No task starts once the timer thread has seen the stop; a task
+   * already running goes on, and this method waits for it: it returns when the timer thread has
+   * ended. After it, every request to schedule or re-arm is rejected with {@link
+   * RejectedExecutionException}.
    *
    * <p>A timeout scheduled or re-armed while {@code stop} runs either is in the returned list or
    * its {@code newTimeout} or {@code reschedule} call throws {@link RejectedExecutionException};
@@ -200,13 +226,9 @@ public final class TimerService {
       awaitLoopEnd();
       return List.of();
     }
-    stopping = true;
-    if (loop.onLoopThread()) {
-      return loop.sweep();
-    }
-    LockSupport.unpark(loop.thread());
+    List<Timeout> unrun = stopAndSweep();
     awaitLoopEnd();
-    return loop.unrun();
+    return unrun;
   }
 
   /**
@@ -276,13 +298,20 @@ public final class TimerService {
 
   /**
    * The deadline of a timeout armed now to expire after {@code delay}, for every arming a caller
-   * asks for: first waits while the timer thread is behind ({@link TimerLoop#throttle}), so that
-   * the deadline is read after the wait and the wait cannot be forgotten on any path.
+   * asks for: first takes a backlog permit, waiting for one while the backlog is full ({@link
+   * TimerLoop#acquirePermit}), so that the deadline is read after the wait and the wait cannot be
+   * forgotten on any path. The caller arms with the permit ({@link TimerLoop#permitFor}) or gives
+   * it back.
    */
   long deadlineAfter(long delay, TimeUnit unit) {
-    loop.throttle();
+    loop.acquirePermit();
     long nanos = Math.min(Math.max(unit.toNanos(delay), 0), MAX_DELAY_NANOS);
-    return ticker.read() + nanos;
+    try {
+      return ticker.read() + nanos;
+    } catch (RuntimeException | Error e) {
+      loop.unusedPermit(loop.permitFor(0));
+      throw e;
+    }
   }
 
   /**
@@ -360,6 +389,22 @@ public final class TimerService {
     }
   }
 
+  /**
+   * The task executor refused {@code entry}'s task (or failed taking it): the task will not run.
+   * An executor's task completes exceptionally with the rejection, so that its future is never
+   * left hanging and the executor can terminate; any other task's rejection goes to the handler.
+   */
+  void handOffFailed(TimerEntry entry, Throwable failure) {
+    RejectedExecutionException rejection = failure instanceof RejectedExecutionException
+        ? (RejectedExecutionException) failure
+        : new RejectedExecutionException("the task executor failed to take " + entry, failure);
+    if (entry.task instanceof ScheduledTask) {
+      ((ScheduledTask<?>) entry.task).fail(rejection);
+    } else {
+      report(rejection);
+    }
+  }
+
   void report(Throwable failure) {
     Thread current = Thread.currentThread();
     Thread.UncaughtExceptionHandler handler = exceptionHandler;
@@ -373,18 +418,103 @@ public final class TimerService {
     }
   }
 
-  /** The loop itself failed; nothing scheduled from now on could run. */
-  void failed(Throwable failure) {
+  /**
+   * Asks the timer thread to stop and returns at once, never waiting for it (nor for a task it
+   * runs); {@link #onLoopEnd}'s action runs when it has ended. For the executor, which stops the
+   * timer service when its last task is done, on whichever thread that happens. A test's manual
+   * loop stops and ends here.
+   */
+  void stopAsync() {
+    if (!stopRequested.compareAndSet(false, true)) {
+      return;
+    }
     stopping = true;
-    report(failure);
+    if (loop.thread() == null) {
+      loop.sweepHere();
+      loopEnded();
+    } else {
+      LockSupport.unpark(loop.thread());
+    }
   }
 
-  /** Interrupts the timer thread, for shutdownNow: reaches a task running on it. */
-  void interruptTimerThread() {
-    Thread thread = loop.thread();
-    if (thread != null) {
-      thread.interrupt();
+  /**
+   * Stops as {@link #stop()} does, but returns once the timeouts that never ran are taken, without
+   * waiting for a task that runs (on the timer thread or the task executor) nor for the timer
+   * thread to end; {@link #onLoopEnd}'s action runs when it has. For the executor's {@code
+   * shutdownNow}. Only the first call to stop returns the timeouts.
+   */
+  List<Timeout> stopNow() {
+    if (!stopRequested.compareAndSet(false, true)) {
+      return List.of();
     }
+    return stopAndSweep();
+  }
+
+  private List<Timeout> stopAndSweep() {
+    stopping = true;
+    if (loop.thread() == null) {
+      loop.sweepHere();
+      loopEnded();
+    } else if (loop.onLoopThread()) {
+      loop.sweepHere(); // from a task: the thread ends when it returns
+    } else {
+      loop.awaitSweep();
+    }
+    return loop.takeUnrun();
+  }
+
+  /**
+   * Sets what to run once the timer thread has ended, after it handed out the timeouts that never
+   * ran (see {@link TimerLoop#takeUnrun()}); runs it at once if the thread has ended already. Set once,
+   * by the executor that owns this service.
+   */
+  void onLoopEnd(Runnable action) {
+    endAction = action;
+    if (ended) {
+      runEndAction();
+    }
+  }
+
+  /** Whether the timer thread has ended (or, for a manual loop, the service has stopped). */
+  boolean loopHasEnded() {
+    return ended;
+  }
+
+  /** Called once, last, by the timer thread as it ends (or by {@code stop} for a manual loop). */
+  void loopEnded() {
+    ended = true;
+    if (endAction != null) {
+      runEndAction();
+    }
+  }
+
+  private void runEndAction() {
+    if (endActionRan.compareAndSet(false, true)) {
+      try {
+        endAction.run();
+      } catch (Throwable failure) {
+        report(failure);
+      }
+    }
+  }
+
+  /**
+   * The loop itself failed; nothing scheduled from now on could run. The loop reports the failure
+   * once it has swept, so that a handler that blocks cannot hold up a stopping thread.
+   */
+  void failed(Throwable failure) {
+    this.failure = failure;
+    stopping = true;
+  }
+
+  /** What ended the timer thread, if it failed; {@code null} otherwise. */
+  Throwable failure() {
+    return failure;
+  }
+
+  /** Interrupts the threads running tasks, for shutdownNow; see {@link TimerLoop}. */
+  void interruptRunningTasks() {
+    loop.interruptRunningTasks();
   }
 
   private void awaitLoopEnd() {
@@ -433,6 +563,7 @@ public final class TimerService {
     private String threadName;
     private Executor taskExecutor;
     private long maxPendingTimeouts;
+    private long maxBacklog = DEFAULT_MAX_BACKLOG;
     private Thread.UncaughtExceptionHandler exceptionHandler;
     private final Map<String, String> options = new TreeMap<>();
     private boolean manualLoop;
@@ -539,8 +670,11 @@ public final class TimerService {
     /**
      * Sets the executor that runs the tasks (default: none, they run on the timer thread; see
      * "Where tasks run" in {@link TimerService}). The timer thread hands each expired timeout to
-     * it; if it rejects one, the rejection goes to the uncaught-exception handler and that task
-     * does not run.
+     * it; if it rejects one (or throws anything else from {@code execute}), that task does not
+     * run: for a {@link TimerScheduledExecutorService} its future completes exceptionally with a
+     * {@link RejectedExecutionException} (the executor's own, or one whose cause is what it
+     * threw), and for a timeout of {@link TimerService#newTimeout} that exception goes to the
+     * uncaught-exception handler.
      *
      * @param taskExecutor runs the tasks
      * @return this builder
@@ -565,6 +699,37 @@ public final class TimerService {
             "maxPendingTimeouts must be at least 1, but was " + maxPendingTimeouts);
       }
       this.maxPendingTimeouts = maxPendingTimeouts;
+      return this;
+    }
+
+    /**
+     * Bounds the backlog of the timer thread (default {@value TimerService#DEFAULT_MAX_BACKLOG}):
+     * the requests to schedule or re-arm a timeout that other threads have made and the timer
+     * thread has not yet applied, plus the timers they armed that were due when applied (deadline
+     * at most one resolution, or one millisecond if longer, after the turn began) and have not yet
+     * fired or been cancelled. When the backlog is full, {@code newTimeout}, {@code reschedule}
+     * and the executor's {@code schedule} methods wait until it is not; nothing is dropped. So a
+     * timer due behind the backlog runs late by at most the time the timer thread takes to work
+     * through this many requests and timers, on top of the resolution.
+     *
+     * <p>The bound is split evenly among the lanes of the request queue, a few per processor (up
+     * to 64), and a thread draws on the share of its own lane, so that threads on different cores
+     * do not contend for one counter: one thread alone may wait at {@code maxBacklog / lanes}. The
+     * timer thread, tasks running on it, and periodic tasks of a {@link
+     * TimerScheduledExecutorService} re-arming themselves never wait and are not counted; nor are
+     * cancellations, which only shrink the backlog, nor timers armed for later than the horizon
+     * above, which are counted by {@link #maxPendingTimeouts} if at all.
+     *
+     * @param maxBacklog at least 64, the most lanes there are
+     * @return this builder
+     * @throws IllegalArgumentException if {@code maxBacklog < 64}
+     */
+    public Builder maxBacklog(long maxBacklog) {
+      if (maxBacklog < RequestQueue.MAX_LANES) {
+        throw new IllegalArgumentException("maxBacklog must be at least " + RequestQueue.MAX_LANES
+            + ", but was " + maxBacklog);
+      }
+      this.maxBacklog = maxBacklog;
       return this;
     }
 

@@ -84,9 +84,10 @@ public final class TimerStats {
   }
 
   /**
-   * Returns how many calls to schedule or re-arm a timeout first waited for the timer thread to
-   * catch up with the requests queued before them (see {@link TimerService}'s "Back-pressure").
-   * Nonzero only when other threads queued requests faster than the timer thread applied them.
+   * Returns how many calls to schedule or re-arm a timeout first waited because the timer thread's
+   * backlog was full (see {@link TimerService}'s "Back-pressure" and {@link
+   * TimerService.Builder#maxBacklog}). Nonzero only when other threads armed timeouts faster than
+   * the timer thread applied and fired them.
    *
    * @return the number of calls that waited
    */

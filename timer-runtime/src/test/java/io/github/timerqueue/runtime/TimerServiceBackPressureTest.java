@@ -1,149 +1,231 @@
 package io.github.timerqueue.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.google.common.base.Ticker;
 import com.google.common.util.concurrent.Uninterruptibles;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAccumulator;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Back-pressure: while the timer thread has more requests queued than it applies in a turn, other
- * threads' calls to schedule wait for it (for at most a millisecond each), and the timer thread
- * itself never does. The timer thread is held at chosen points by a task that waits on a latch and
- * by a ticker that stalls it once it is behind, so that each state is reached deterministically.
+ * Back-pressure: the timer thread's backlog (arming requests not yet applied, plus the due timers
+ * they armed that have not fired) never exceeds {@code maxBacklog}; callers on other threads wait
+ * while it is full and nothing is dropped; the timer thread, and cancellations, never wait. The
+ * timer thread is held at chosen points by tasks that wait on a latch, so that each state is
+ * reached deterministically; the flood test checks the bound against a model under 16 producers.
  */
 class TimerServiceBackPressureTest {
   private static final long GENEROUS_SECONDS = 10;
-  private static final String THREAD_NAME = "back-pressure-timer";
-  /** More requests than one turn applies, so that the first turn leaves some queued. */
-  private static final int FLOOD = TimerLoop.REQUEST_BATCH + 10;
+  private static final int LANES =
+      RequestQueue.lanesFor(Runtime.getRuntime().availableProcessors());
+  /** The smallest bound: one permit per lane on the largest machines, a few here. */
+  private static final long BOUND = RequestQueue.MAX_LANES;
+  private static final long PER_LANE = BOUND / LANES;
 
-  private final AtomicBoolean stallWhenBehind = new AtomicBoolean();
-  private final CountDownLatch releaseStall = new CountDownLatch(1);
   private TimerService timers;
+  private final CountDownLatch gate = new CountDownLatch(1);
 
   @AfterEach
   void stop() {
-    releaseStall.countDown();
+    gate.countDown();
     if (timers != null) {
       timers.stop();
     }
   }
 
-  /** A system ticker that holds the timer thread while it is behind, once asked to. */
-  private final Ticker stallingTicker = new Ticker() {
-    @Override
-    public long read() {
-      if (stallWhenBehind.get() && Thread.currentThread().getName().equals(THREAD_NAME)
-          && timers.loop.behind()) {
-        Uninterruptibles.awaitUninterruptibly(releaseStall);
-      }
-      return System.nanoTime();
-    }
-  };
-
-  private void start() {
+  private void start(long maxBacklog) {
     timers = TimerService.builder()
         .strategy("wheel")
         .resolution(Duration.ofMillis(1))
-        .ticker(stallingTicker)
-        .threadName(THREAD_NAME)
+        .maxBacklog(maxBacklog)
         .build();
   }
 
-  /** Occupies the timer thread with a task until the returned latch is counted down. */
-  private CountDownLatch occupyTimerThread() throws InterruptedException {
+  private static void awaitTrue(String what, BooleanSupplier condition)
+      throws InterruptedException {
+    long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(GENEROUS_SECONDS);
+    while (!condition.getAsBoolean()) {
+      assertThat(System.nanoTime() - giveUp).as(what).isNegative();
+      Thread.sleep(1);
+    }
+  }
+
+  private static boolean waiting(Thread thread) {
+    Thread.State state = thread.getState();
+    return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
+  }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+  void dueTimersThatHaveNotFiredCountInTheBacklogAndHoldCallersBack() throws Exception {
+    start(BOUND);
+    // Every task waits at the gate: the first to fire holds the timer thread, and the others stay
+    // due and unfired behind it.
+    AtomicInteger returned = new AtomicInteger();
+    AtomicInteger ran = new AtomicInteger();
+    Thread producer = new Thread(() -> {
+      for (int i = 0; i < PER_LANE + 3; i++) {
+        timers.newTimeout(t -> {
+          ran.incrementAndGet();
+          Uninterruptibles.awaitUninterruptibly(gate);
+        }, 0, TimeUnit.MILLISECONDS);
+        returned.incrementAndGet();
+      }
+    }, "producer");
+    producer.start();
+
+    awaitTrue("the producer waits", () -> waiting(producer) && timers.stats().throttled() == 1);
+    assertThat(returned).as("one lane's share of the backlog").hasValue((int) PER_LANE);
+    awaitTrue("the first task holds the timer thread", () -> ran.get() == 1);
+    Thread.sleep(20);
+    assertThat(returned).as("still held back").hasValue((int) PER_LANE);
+
+    gate.countDown();
+    producer.join(TimeUnit.SECONDS.toMillis(GENEROUS_SECONDS));
+    assertThat(returned).hasValue((int) PER_LANE + 3);
+    awaitTrue("every timeout ran", () -> ran.get() == PER_LANE + 3);
+    awaitTrue("every permit is back", () -> timers.loop.backlogPermits() == 0);
+  }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+  void aTaskOnTheTimerThreadNeverWaitsNorDoesACancellation() throws Exception {
+    start(BOUND);
     CountDownLatch started = new CountDownLatch(1);
-    CountDownLatch gate = new CountDownLatch(1);
+    List<Timeout> held = new ArrayList<>();
     timers.newTimeout(t -> {
       started.countDown();
       Uninterruptibles.awaitUninterruptibly(gate);
     }, 0, TimeUnit.MILLISECONDS);
     assertThat(started.await(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
-    return gate;
+    // The timer thread is held: this thread's share fills up with requests it cannot apply. The
+    // holding task has its permit until its turn's timers are all fired: one fewer is left.
+    for (int i = 0; i < PER_LANE - 1; i++) {
+      held.add(timers.newTimeout(t -> {}, 1, TimeUnit.HOURS));
+    }
+    for (Timeout timeout : held) {
+      assertThat(timeout.cancel()).isTrue();
+    }
+    assertThat(timers.stats().throttled()).isZero();
+
+    gate.countDown();
+    awaitTrue("the timer thread caught up", () -> timers.loop.backlogPermits() == 0);
+    CompletableFuture<Integer> scheduledByTask = new CompletableFuture<>();
+    timers.newTimeout(t -> {
+      int scheduled = 0;
+      for (; scheduled < 10 * BOUND; scheduled++) {
+        timers.newTimeout(u -> {}, 0, TimeUnit.MILLISECONDS);
+      }
+      scheduledByTask.complete(scheduled);
+    }, 0, TimeUnit.MILLISECONDS);
+    assertThat(scheduledByTask.get(GENEROUS_SECONDS, TimeUnit.SECONDS)).isEqualTo(10 * BOUND);
+    assertThat(timers.stats().throttled()).as("the timer thread never waits").isZero();
   }
 
-  private void flood() {
-    for (int i = 0; i < FLOOD; i++) {
+  @Test
+  @org.junit.jupiter.api.Timeout(value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+  void aWaitingCallerGoesAheadToBeRejectedWhenTheServiceStops() throws Exception {
+    start(BOUND);
+    CountDownLatch started = new CountDownLatch(1);
+    timers.newTimeout(t -> {
+      started.countDown();
+      Uninterruptibles.awaitUninterruptibly(gate);
+    }, 0, TimeUnit.MILLISECONDS);
+    assertThat(started.await(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+    CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+    Thread producer = new Thread(() -> {
+      try {
+        for (int i = 0; i < 2 * PER_LANE; i++) {
+          timers.newTimeout(t -> {}, 1, TimeUnit.HOURS);
+        }
+        outcome.complete(null);
+      } catch (Throwable e) {
+        outcome.complete(e);
+      }
+    });
+    producer.start();
+    awaitTrue("the producer waits", () -> waiting(producer) && timers.stats().throttled() == 1);
+
+    CompletableFuture<List<Timeout>> stopped = CompletableFuture.supplyAsync(timers::stop);
+    assertThat(outcome.get(GENEROUS_SECONDS, TimeUnit.SECONDS))
+        .isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
+    gate.countDown();
+    assertThat(stopped.get(GENEROUS_SECONDS, TimeUnit.SECONDS)).isNotEmpty();
+  }
+
+  /**
+   * The bound under a flood: 16 threads schedule zero-delay timeouts as fast as they can on a
+   * small bound. The model: a timeout whose {@code newTimeout} has returned and whose task has not
+   * started is in the backlog (a request or a due timer), or is the one timer the timer thread is
+   * firing; so sampling first how many returned and then how many ran may never find more than
+   * the bound plus one apart. Without back-pressure on due timers it finds hundreds of thousands.
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(value = 60, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+  void underAFloodTheBacklogNeverExceedsItsBound() throws Exception {
+    long bound = 1024;
+    start(bound);
+    AtomicLong returned = new AtomicLong();
+    AtomicLong ran = new AtomicLong();
+    AtomicBoolean stop = new AtomicBoolean();
+    LongAccumulator widest = new LongAccumulator(Math::max, 0);
+    List<Thread> producers = new ArrayList<>();
+    for (int p = 0; p < 16; p++) {
+      Thread producer = new Thread(() -> {
+        TimerTask task = t -> ran.incrementAndGet();
+        while (!stop.get()) {
+          timers.newTimeout(task, 0, TimeUnit.MILLISECONDS);
+          returned.incrementAndGet();
+        }
+      });
+      producers.add(producer);
+      producer.start();
+    }
+    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
+    while (System.nanoTime() - end < 0) {
+      long returnedSoFar = returned.get();
+      widest.accumulate(returnedSoFar - ran.get());
+      assertThat(timers.loop.backlogPermits()).isLessThanOrEqualTo(bound + producers.size());
+    }
+    stop.set(true);
+    for (Thread producer : producers) {
+      producer.join(TimeUnit.SECONDS.toMillis(GENEROUS_SECONDS));
+    }
+    assertThat(widest.get()).as("returned and not run, at most").isLessThanOrEqualTo(bound + 1);
+    assertThat(timers.stats().throttled()).as("the producers were held back").isPositive();
+    awaitTrue("nothing is dropped", () -> ran.get() == returned.get());
+  }
+
+  @Test
+  void aTurnAppliesAtMostOneBatchOfRequests() {
+    timers = TimerService.builder().strategy("wheel").manualLoop().build();
+    int flood = TimerLoop.REQUEST_BATCH + 10;
+    for (int i = 0; i < flood; i++) {
       timers.newTimeout(t -> {}, 1, TimeUnit.HOURS);
     }
-  }
-
-  private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
-    long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(GENEROUS_SECONDS);
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime() - giveUp).as("waited too long").isNegative();
-      Thread.sleep(1);
-    }
-  }
-
-  @Test
-  void aCallerWaitsWhileTheTimerThreadIsBehindAndNotOnceItHasCaughtUp() throws Exception {
-    start();
-    CountDownLatch gate = occupyTimerThread();
-    flood(); // the thread is busy, not behind: nobody waits yet
-    assertThat(timers.stats().throttled()).isZero();
-
-    stallWhenBehind.set(true);
-    gate.countDown();
-    awaitTrue(timers.loop::behind);
-
-    long before = System.nanoTime();
-    Timeout waited = timers.newTimeout(t -> {}, 1, TimeUnit.HOURS);
-    long waitedNanos = System.nanoTime() - before;
-
-    assertThat(timers.stats().throttled()).isEqualTo(1);
-    // The thread stays stalled, so the caller waits out the whole bound, then goes ahead anyway.
-    assertThat(waitedNanos).isGreaterThanOrEqualTo(TimerLoop.MAX_THROTTLE_NANOS);
-    assertThat(waited.isPending()).isTrue();
-
-    stallWhenBehind.set(false);
-    releaseStall.countDown();
-    awaitTrue(() -> !timers.loop.behind());
-    timers.newTimeout(t -> {}, 1, TimeUnit.HOURS).reschedule(2, TimeUnit.HOURS);
-
-    assertThat(timers.stats().throttled()).isEqualTo(1);
-    assertThat(timers.stats().pending()).isEqualTo(FLOOD + 2);
-  }
-
-  @Test
-  void aTaskOnTheTimerThreadNeverWaitsForItself() throws Exception {
-    start();
-    CountDownLatch gate = occupyTimerThread();
-    CompletableFuture<Boolean> behindWhileTaskRan = new CompletableFuture<>();
-    CompletableFuture<Timeout> scheduledByTask = new CompletableFuture<>();
-    // Queued first, so applied in the first batch and fired in the turn that marks the thread
-    // behind: the task schedules while its own thread is behind.
-    timers.newTimeout(t -> {
-      behindWhileTaskRan.complete(timers.loop.behind());
-      scheduledByTask.complete(timers.newTimeout(u -> {}, 1, TimeUnit.HOURS));
-    }, 0, TimeUnit.MILLISECONDS);
-    flood();
-
-    gate.countDown();
-
-    assertThat(behindWhileTaskRan.get(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
-    assertThat(scheduledByTask.get(GENEROUS_SECONDS, TimeUnit.SECONDS).isPending()).isTrue();
-    assertThat(timers.stats().throttled()).isZero();
-  }
-
-  @Test
-  void aTurnMarksTheThreadBehindOnlyWhileItLeavesRequestsQueued() {
-    timers = TimerService.builder().strategy("wheel").manualLoop().build();
-    flood();
 
     timers.loop.turn();
-    assertThat(timers.loop.behind()).isTrue();
+    assertThat(timers.loop.queuedTimers()).isEqualTo(TimerLoop.REQUEST_BATCH);
 
     timers.loop.turn();
-    assertThat(timers.loop.behind()).isFalse();
-    assertThat(timers.loop.queuedTimers()).isEqualTo(FLOOD);
+    assertThat(timers.loop.queuedTimers()).isEqualTo(flood);
+  }
+
+  @Test
+  void theBoundMustCoverEveryLane() {
+    assertThatThrownBy(() -> TimerService.builder().maxBacklog(RequestQueue.MAX_LANES - 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxBacklog must be at least 64, but was 63");
   }
 }

@@ -30,7 +30,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * {@code SystemTimer} and the JDK's {@code ScheduledThreadPoolExecutor}: schedule+cancel
  * throughput from 1 and 4 threads with allocation per operation (JMH, a fork per contender and
  * thread count), reschedule throughput ({@code TimerService} only), lateness under load ({@link
- * LatenessUnderLoad}) and idle wake-ups ({@link IdleWakeups}). Prints one table and writes it,
+ * LatenessUnderLoad}), idle wake-ups ({@link IdleWakeups}) and lateness under a flood of
+ * zero-delay timeouts ({@link Flood}). Prints one table and writes it,
  * with JMH's raw results, to {@code <out>/<date>-runtime[-full]/}.
  */
 public final class RuntimeCompare {
@@ -126,6 +127,17 @@ public final class RuntimeCompare {
           row.reschedule4(), row.lateness(), rate));
     }
 
+    List<Flood.Result> floods = new ArrayList<>();
+    for (String impl : impls) {
+      try {
+        Flood.Result flood = Flood.measure(impl);
+        log.println(Flood.describe(flood));
+        floods.add(flood);
+      } catch (RuntimeException | OutOfMemoryError e) {
+        log.println(impl + " flood failed: " + e);
+      }
+    }
+
     List<String> about = about(started, full, churnRate);
     List<RuntimeRow> table = new ArrayList<>(rows.values());
     Path dir = out.resolve(
@@ -134,9 +146,10 @@ public final class RuntimeCompare {
     Files.createDirectories(dir);
     Path json = dir.resolve("jmh-result.json");
     ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(all);
-    String text = RuntimeTable.text(about, table);
+    String text = RuntimeTable.text(about, table) + "\n" + RuntimeTable.floodText(floods);
     Files.writeString(dir.resolve("results.txt"), text);
-    Files.writeString(dir.resolve("results.md"), RuntimeTable.markdown(about, table));
+    Files.writeString(dir.resolve("results.md"),
+        RuntimeTable.markdown(about, table) + "\n" + RuntimeTable.floodMarkdown(floods));
     log.println();
     log.print(text);
     log.println();
