@@ -11,7 +11,7 @@ import java.util.function.Consumer;
 /**
  * The {@code hitime} strategy: a hierarchical timeout manager whose 64 bins are the bits of a
  * {@code long}, after Craig Jacobson's
- * <a href="https://github.com/jacobsoncraig/hitime">hitime</a>. A timer waits in the bin of the
+ * <a href="https://github.com/craig8196/hitime">hitime</a>. A timer waits in the bin of the
  * highest bit in which its deadline differs from now; as time passes, the high bits of the
  * deadline are stripped off one by one until nothing is left and the timer fires.
  *

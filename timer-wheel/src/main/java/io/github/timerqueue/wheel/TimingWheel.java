@@ -10,7 +10,7 @@ import java.util.function.Consumer;
 
 /**
  * The {@code wheel} strategy: the leveled timing wheel of Jane Street Core's <a
- * href="https://github.com/janestreet/core/blob/master/core/src/timing_wheel.mli">{@code
+ * href="https://ocaml.org/p/core_kernel/latest/doc/Timing_wheel/index.html">{@code
  * Timing_wheel}</a>, a priority queue of timers keyed by interval number that sorts its keys
  * lazily, by radix, as the clock moves.
  *
@@ -96,7 +96,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    * Implementation notes.
    *
    * The algorithm is Jane Street Core's Timing_wheel
-   * (https://github.com/janestreet/core/blob/master/core/src/timing_wheel.mli): a priority queue
+   * (https://ocaml.org/p/core_kernel/latest/doc/Timing_wheel/index.html): a priority queue
    * whose keys are interval numbers and whose minimum allowed key is the interval of the clock.
    * Advancing the clock is its increase_min_allowed_key, which removes (fires) every timer whose
    * key is below the new minimum. A timer's key is the number of the interval holding the instant
