@@ -274,11 +274,13 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     if (target != base) {
       moveBaseTo(target);
     }
-    takeBatch(limit);
+    // The whole due list becomes the batch, not just `limit` timers of it: a handler may cancel or
+    // re-arm timers of the batch before their turn, and those must not use up the limit.
+    batch.takeAllLast(due);
     advancing = true;
     int fired = 0;
     try {
-      while (!batch.isEmptyList()) {
+      while (fired < limit && !batch.isEmptyList()) {
         CascadeTimer<T> timer = timerAt(batch.next);
         timer.unlink();
         timer.where = CascadeTimer.NOT_PENDING;
@@ -289,7 +291,8 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
       return fired;
     } finally {
       advancing = false;
-      // A handler threw: the timers it did not reach stay due, first in line for the next advance.
+      // The limit was reached or a handler threw: the timers not reached stay due, first in line
+      // for the next advance.
       due.takeAllFirst(batch);
     }
   }
@@ -633,19 +636,6 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   }
 
   // ------------------------------------------------------------------ handing timers out
-
-  /** Moves up to {@code limit} timers from the head of the due list to the batch. */
-  private void takeBatch(int limit) {
-    if (limit >= size) {
-      batch.takeAllLast(due);
-      return;
-    }
-    for (int taken = 0; taken < limit && !due.isEmptyList(); taken++) {
-      Link timer = due.next;
-      timer.unlink();
-      timer.linkLast(batch);
-    }
-  }
 
   private int drainList(Link list, Consumer<? super TimerHandle<T>> sink) {
     int drained = 0;
