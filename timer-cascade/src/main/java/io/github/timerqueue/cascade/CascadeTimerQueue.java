@@ -6,6 +6,7 @@ import io.github.timerqueue.TimerQueue;
 import io.github.timerqueue.spi.TimerQueueChecks;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -104,15 +105,51 @@ import java.util.function.Consumer;
  * </ul>
  */
 final class CascadeTimerQueue<T> implements TimerQueue<T> {
+  /*
+   * Layout. A timer is a 32-byte handle (payload, deadline, position) and one 4-byte slot in a
+   * bucket's array; no list links, no back reference to the queue, no stored tick.
+   *
+   * - The position is the bucket's number and the slot (see CascadeTimer). Numbers 0 and 1 are the
+   *   two due buckets, 2 the far bucket, then level L's bucket of digit d is 3 + (L << bits) + d;
+   *   `buckets` maps a number to its bucket in one array load. A handle that is not pending holds
+   *   this queue's number instead, so that a foreign handle is refused in either state: a pending
+   *   one because the slot it names here does not hold it, another because the number differs.
+   * - Cancel: the handle (position), its slot, and, because level and far buckets are unordered,
+   *   the bucket's last slot and the timer moved from it into the freed slot (one store to its
+   *   position, which the CPU does not wait for). No hole is left, so nothing accumulates.
+   * - Schedule: the handle and the last slot of its bucket, which recent appends keep in cache.
+   * - A cascade or firing reads a bucket's slots in order, contiguous memory the prefetcher
+   *   streams, and touches each timer once to read its deadline and write its position; the
+   *   timers' loads are independent, so the CPU overlaps their misses.
+   * - A timer's tick is derived from its deadline when it is filed or re-filed (Ticks.tickOf),
+   *   which keeps the handle at 32 bytes.
+   * - Due timers keep their order in a DueBucket, which leaves holes on cancel. An advance swaps
+   *   the two due buckets: the one that collected due timers becomes the firing one, handed out
+   *   from its front, and timers made due by its handlers go to the other, so they cannot fire in
+   *   the same advance, even across a clear(). Timers left by a limit or a throwing handler are put
+   *   back in front of them.
+   */
+
   /**
    * The low-water mark of a level with no timers. No timer is ever filed at tick 0: every timer in
    * the wheel has a tick after the base, which is at least 0.
    */
   static final long NO_TICK = 0;
 
+  /** Number of the far bucket; numbers 0 and 1 are the due buckets. */
+  static final int FAR_BUCKET = 2;
+  /** Number of level 0's bucket of digit 0. */
+  static final int FIRST_LEVEL_BUCKET = 3;
+
+  /** Numbers the queues, so that a handle that is not pending still names its queue. */
+  private static final AtomicLong QUEUE_NUMBERS = new AtomicLong();
+
   final int levelBits;
   private final int digitMask;
-  private final Ticks ticks;
+  final Ticks ticks;
+  final long startTime;
+  /** The position of a handle of this queue that is not pending. */
+  private final long notPending;
   /** {@code levelOfHighestBit[b]} is the level of a distance whose highest set bit is {@code b}. */
   private final byte[] levelOfHighestBit;
 
@@ -125,16 +162,23 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   /** The levels; only the first {@link #levelCount} have been created. */
   final Level[] levels;
   int levelCount;
+  /** Every level bucket and the far bucket, by number; null at the due buckets' numbers. */
+  Bucket[] buckets;
+
+  /** The slot arrays not in use, for the buckets that fill next. */
+  final SlotPool pool = new SlotPool(this);
 
   /** Timers beyond the last level, with their low-water mark and its witness, as for a level. */
-  final Link far = Link.newList();
+  final Bucket far = new Bucket(FAR_BUCKET, pool);
   long farLowWater = NO_TICK;
   CascadeTimer<?> farWitness;
 
+  /** The two due buckets, by number. */
+  private final DueBucket[] dueBuckets = {new DueBucket(0, pool), new DueBucket(1, pool)};
   /** Due timers that no advance has taken yet, in the order they became due. */
-  final Link due = Link.newList();
-  /** Due timers taken by the running advance and not handed out yet. */
-  final Link batch = Link.newList();
+  DueBucket due = dueBuckets[0];
+  /** Due timers taken by the running advance and not handed out yet: its firing. */
+  DueBucket firing = dueBuckets[1];
   int size;
   private boolean advancing;
 
@@ -142,12 +186,16 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     this.levelBits = levelBits;
     this.digitMask = (1 << levelBits) - 1;
     this.ticks = new Ticks(config.resolution());
+    this.startTime = config.startTime();
     this.now = config.startTime();
+    this.notPending = CascadeTimer.notPending(QUEUE_NUMBERS.getAndIncrement());
     this.levelOfHighestBit = new byte[Long.SIZE];
     for (int bit = 0; bit < Long.SIZE; bit++) {
       levelOfHighestBit[bit] = (byte) (bit / levelBits);
     }
     this.levels = new Level[(Long.SIZE + levelBits - 1) / levelBits];
+    this.buckets = new Bucket[FIRST_LEVEL_BUCKET];
+    this.buckets[FAR_BUCKET] = far;
   }
 
   @Override
@@ -162,7 +210,8 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
 
   @Override
   public TimerHandle<T> schedule(long deadline, T payload) {
-    CascadeTimer<T> timer = new CascadeTimer<>(this, Objects.requireNonNull(payload, "payload"));
+    CascadeTimer<T> timer =
+        new CascadeTimer<>(Objects.requireNonNull(payload, "payload"), notPending);
     arm(timer, deadline);
     size++;
     return timer;
@@ -208,7 +257,8 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
       tick = firstTick;
       chosenKey = latestKey;
     }
-    CascadeTimer<T> timer = new CascadeTimer<>(this, payload);
+    CascadeTimer<T> timer = new CascadeTimer<>(payload, notPending);
+    // The deadline's key is chosenKey, whose tick (Ticks.tickOf) is the tick chosen.
     timer.deadline = now + (chosenKey - elapsed);
     file(timer, tick);
     size++;
@@ -231,11 +281,12 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   @Override
   public boolean cancel(TimerHandle<T> timer) {
     CascadeTimer<T> owned = own(timer);
-    if (owned.where == CascadeTimer.NOT_PENDING) {
+    long position = owned.position;
+    if (position < 0) {
       return false;
     }
-    owned.unlink();
-    owned.where = CascadeTimer.NOT_PENDING;
+    takeOut(position);
+    owned.position = notPending;
     size--;
     return true;
   }
@@ -243,9 +294,10 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   @Override
   public boolean reschedule(TimerHandle<T> timer, long deadline) {
     CascadeTimer<T> owned = own(timer);
-    boolean wasPending = owned.where != CascadeTimer.NOT_PENDING;
+    long position = owned.position;
+    boolean wasPending = position >= 0;
     if (wasPending) {
-      owned.unlink();
+      takeOut(position);
     } else {
       size++;
     }
@@ -274,16 +326,24 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     if (target != base) {
       moveBaseTo(target);
     }
-    // The whole due list becomes the batch, not just `limit` timers of it: a handler may cancel or
-    // re-arm timers of the batch before their turn, and those must not use up the limit.
-    batch.takeAllLast(due);
+    if (due.isEmpty()) {
+      return 0;
+    }
+    // Every due timer is firing, not just `limit` of them: a handler may cancel or re-arm timers
+    // of the firing batch before their turn, and those must not use up the limit. Timers made due
+    // by the handlers go to the other due bucket and wait for the next advance.
+    DueBucket batch = due;
+    due = firing;
+    firing = batch;
     advancing = true;
     int fired = 0;
     try {
-      while (fired < limit && !batch.isEmptyList()) {
-        CascadeTimer<T> timer = timerAt(batch.next);
-        timer.unlink();
-        timer.where = CascadeTimer.NOT_PENDING;
+      while (fired < limit) {
+        CascadeTimer<T> timer = timerOf(firing.pollFirst());
+        if (timer == null) {
+          break;
+        }
+        timer.position = notPending;
         size--;
         fired++;
         onExpired.accept(timer);
@@ -291,9 +351,15 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
       return fired;
     } finally {
       advancing = false;
-      // The limit was reached or a handler threw: the timers not reached stay due, first in line
-      // for the next advance.
-      due.takeAllFirst(batch);
+      if (!firing.isEmpty()) {
+        // The limit was reached or a handler threw: the timers not reached stay due, first in
+        // line for the next advance, before those the handlers made due.
+        firing.takeAllLast(due);
+        DueBucket leftover = firing;
+        firing = due;
+        due = leftover;
+        due.compactIfSparse();
+      }
     }
   }
 
@@ -307,7 +373,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
    */
   @Override
   public long nextExpiryDelay() {
-    if (!due.isEmptyList() || !batch.isEmptyList()) {
+    if (!due.isEmpty() || !firing.isEmpty()) {
       return 0;
     }
     long earliest = earliestTick();
@@ -341,7 +407,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     farLowWater = NO_TICK;
     farWitness = null;
     release(due);
-    release(batch);
+    release(firing);
     size = 0;
   }
 
@@ -351,23 +417,26 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     if (advancing) {
       throw new IllegalStateException("drain must not be called from a timer handler");
     }
-    int drained = drainList(due, sink);
+    int drained = 0;
+    for (CascadeTimer<T> timer; (timer = timerOf(due.pollFirst())) != null; drained++) {
+      hand(timer, sink);
+    }
     for (int level = 0; level < levelCount; level++) {
       Level wheelLevel = levels[level];
       for (int digit = wheelLevel.nextMaybeOccupied(0); digit >= 0;
           digit = wheelLevel.nextMaybeOccupied(0)) {
-        drained += drainList(wheelLevel.buckets[digit], sink);
+        drained += drainBucket(wheelLevel.buckets[digit], sink);
         wheelLevel.markEmpty(digit);
       }
     }
-    return drained + drainList(far, sink);
+    return drained + drainBucket(far, sink);
   }
 
   @Override
   public void forEach(Consumer<? super TimerHandle<T>> action) {
     Objects.requireNonNull(action, "action");
     visit(due, action);
-    visit(batch, action);
+    visit(firing, action);
     for (int level = 0; level < levelCount; level++) {
       Level wheelLevel = levels[level];
       long[] occupied = wheelLevel.occupied;
@@ -385,22 +454,87 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     return "CascadeTimerQueue{now=" + now + ", size=" + size + ", levels=" + levelCount + "}";
   }
 
-  // ------------------------------------------------------------------ filing
+  // ------------------------------------------------------------------ positions
 
+  /**
+   * Returns the handle as this queue's timer, or throws if another queue created it: a pending
+   * timer must be in the slot its position names, any other must carry this queue's number.
+   */
   private CascadeTimer<T> own(TimerHandle<T> timer) {
     Objects.requireNonNull(timer, "timer");
-    if (timer instanceof CascadeTimer && ((CascadeTimer<?>) timer).queue == this) {
-      @SuppressWarnings("unchecked")
-      CascadeTimer<T> owned = (CascadeTimer<T>) timer;
-      return owned;
+    if (timer instanceof CascadeTimer<?> candidate) {
+      long position = candidate.position;
+      if (position < 0 ? position == notPending : holds(position, candidate)) {
+        @SuppressWarnings("unchecked")
+        CascadeTimer<T> owned = (CascadeTimer<T>) candidate;
+        return owned;
+      }
     }
     throw new IllegalArgumentException("timer " + timer + " was not created by this queue");
   }
 
-  @SuppressWarnings("unchecked")
-  private CascadeTimer<T> timerAt(Link link) {
-    return (CascadeTimer<T>) link;
+  private boolean holds(long position, CascadeTimer<?> timer) {
+    int bucket = CascadeTimer.bucketOf(position);
+    int slot = CascadeTimer.slotOf(position);
+    if (bucket < FAR_BUCKET) {
+      return dueBuckets[bucket].holds(slot, timer);
+    }
+    return bucket < buckets.length && buckets[bucket].holds(slot, timer);
   }
+
+  /** Takes a pending timer (of this queue) out of the bucket and slot at {@code position}. */
+  private void takeOut(long position) {
+    int bucket = CascadeTimer.bucketOf(position);
+    int slot = CascadeTimer.slotOf(position);
+    if (bucket >= FAR_BUCKET) {
+      buckets[bucket].remove(slot);
+    } else {
+      DueBucket dueBucket = dueBuckets[bucket];
+      dueBucket.remove(slot);
+      if (dueBucket == due) {
+        // The firing bucket is read from its front while it fires, so only this one compacts.
+        dueBucket.compactIfSparse();
+      }
+    }
+  }
+
+  /**
+   * Where a timer is, for tests and the invariants: the index of its level, or {@link
+   * CascadeTimer#FAR}, {@link CascadeTimer#DUE}, {@link CascadeTimer#NOT_PENDING}.
+   */
+  int where(CascadeTimer<?> timer) {
+    long position = timer.position;
+    if (position < 0) {
+      return CascadeTimer.NOT_PENDING;
+    }
+    int bucket = CascadeTimer.bucketOf(position);
+    if (bucket < FAR_BUCKET) {
+      return CascadeTimer.DUE;
+    }
+    return bucket == FAR_BUCKET ? CascadeTimer.FAR : levelOfBucket(bucket);
+  }
+
+  /** The level of a level bucket's number; negative for the far and due buckets. */
+  private int levelOfBucket(int bucket) {
+    return (bucket - FIRST_LEVEL_BUCKET) >> levelBits;
+  }
+
+  /** The tick a timer in the wheel or the far bucket is filed at, from its deadline. */
+  long tickOf(CascadeTimer<?> timer) {
+    return ticks.tickOf(timer.deadline - startTime, base);
+  }
+
+  /** The position a handle of this queue holds when it is not pending. */
+  long notPendingPosition() {
+    return notPending;
+  }
+
+  @SuppressWarnings("unchecked")
+  private CascadeTimer<T> timerOf(CascadeTimer<?> timer) {
+    return (CascadeTimer<T>) timer;
+  }
+
+  // ------------------------------------------------------------------ filing
 
   /**
    * The unsigned distance from the start time of a deadline {@code distance > 0} ahead of the clock,
@@ -411,33 +545,25 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     return Long.compareUnsigned(key, elapsed) < 0 ? -1L : key;
   }
 
-  /** Arms an unlinked timer: into the due list if its deadline is due, else into the wheel. */
+  /** Arms a timer that is in no bucket: into the due bucket if its deadline is due, else the wheel. */
   private void arm(CascadeTimer<T> timer, long deadline) {
     timer.deadline = deadline;
     long distance = deadline - now;
     if (distance <= 0) {
-      makeDue(timer);
+      due.add(timer);
     } else {
       // A deadline after the clock rounds up to a tick after the base.
       file(timer, ticks.ceil(keyOf(distance)));
     }
   }
 
-  private void makeDue(CascadeTimer<T> timer) {
-    timer.tick = base;
-    timer.where = CascadeTimer.DUE;
-    timer.linkLast(due);
-  }
-
-  /** Files an unlinked timer whose tick is after the base into its level's bucket, or far. */
-  private void file(CascadeTimer<T> timer, long tick) {
-    timer.tick = tick;
+  /** Files a timer whose tick is after the base into its level's bucket, or the far bucket. */
+  private void file(CascadeTimer<?> timer, long tick) {
     int level = levelOfHighestBit[63 - Long.numberOfLeadingZeros(tick - base)];
     if (level < levelCount) {
       Level wheelLevel = levels[level];
       int digit = digit(tick, level);
-      timer.where = level;
-      timer.linkLast(wheelLevel.buckets[digit]);
+      wheelLevel.buckets[digit].add(timer);
       wheelLevel.markOccupied(digit);
       long mark = wheelLevel.lowWater;
       if (mark == NO_TICK || Long.compareUnsigned(tick, mark) <= 0) {
@@ -445,8 +571,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
         wheelLevel.witness = timer;
       }
     } else {
-      timer.where = CascadeTimer.FAR;
-      timer.linkLast(far);
+      far.add(timer);
       if (farLowWater == NO_TICK || Long.compareUnsigned(tick, farLowWater) <= 0) {
         farLowWater = tick;
         farWitness = timer;
@@ -454,12 +579,13 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     }
   }
 
-  /** Files a timer taken out of a bucket or the far list again, relative to the current base. */
-  private void refile(CascadeTimer<T> timer) {
-    if (timer.tick == base) {
-      makeDue(timer);
+  /** Files a timer taken out of a bucket again, relative to the current base. */
+  private void refile(CascadeTimer<?> timer) {
+    long tick = tickOf(timer);
+    if (tick == base) {
+      due.add(timer);
     } else {
-      file(timer, timer.tick);
+      file(timer, tick);
     }
   }
 
@@ -471,7 +597,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
 
   /**
    * Moves the base to {@code target} (after it), moving every timer whose tick is at or before it
-   * to the due list. The base jumps from one occupied tick to the next, never through the empty
+   * to the due bucket. The base jumps from one occupied tick to the next, never through the empty
    * ticks between them.
    */
   private void moveBaseTo(long target) {
@@ -492,7 +618,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
 
   /**
    * Moves the base to {@code next}, which no timer precedes: empties, highest level first, the far
-   * list if {@code next} has left the last level's group, then in each level whose group {@code
+   * bucket if {@code next} has left the last level's group, then in each level whose group {@code
    * next} has entered the bucket of {@code next}'s digit. Every other bucket of such a level holds
    * a later group, which the move brings no nearer than one group away.
    */
@@ -500,57 +626,99 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     int changedLevel = levelOfHighestBit[63 - Long.numberOfLeadingZeros(base ^ next)];
     int highestToEmpty = Math.min(changedLevel, levelCount - 1);
     base = next;
-    if (changedLevel >= levelCount && !far.isEmptyList()) {
+    if (changedLevel >= levelCount && !far.isEmpty()) {
       pullInFar();
     }
-    for (int level = highestToEmpty; level >= 0; level--) {
+    for (int level = highestToEmpty; level > 0; level--) {
       emptyBucket(level, digit(next, level));
+    }
+    if (highestToEmpty >= 0) {
+      emptyLevelZeroBucket(digit(next, 0));
     }
   }
 
+  /**
+   * Re-files every timer of a bucket above level 0 that the base's group has reached. A timer
+   * 2<sup>bits</sup> groups ahead, which a higher level may just have filed here, goes back to this
+   * same bucket: it is written to a slot already read, so the sweep never overwrites a timer.
+   */
   private void emptyBucket(int level, int digit) {
     Level wheelLevel = levels[level];
     if (!wheelLevel.mayBeOccupied(digit)) {
       return;
     }
     wheelLevel.markEmpty(digit);
-    Link bucket = wheelLevel.buckets[digit];
-    for (Link link = bucket.detachAll(); link != bucket; ) {
-      CascadeTimer<T> timer = timerAt(link);
-      link = link.next;
+    Bucket bucket = wheelLevel.buckets[digit];
+    CascadeTimer<?>[] slots = bucket.slots;
+    int end = bucket.end;
+    bucket.end = 0;
+    for (int slot = 0; slot < end; slot++) {
+      CascadeTimer<?> timer = slots[slot];
+      slots[slot] = null;
       refile(timer);
+    }
+    if (bucket.isEmpty()) {
+      bucket.emptied();
     }
   }
 
+  /** Makes due every timer of the level-0 bucket of the base: a level-0 bucket holds one tick. */
+  private void emptyLevelZeroBucket(int digit) {
+    Level levelZero = levels[0];
+    if (!levelZero.mayBeOccupied(digit)) {
+      return;
+    }
+    levelZero.markEmpty(digit);
+    Bucket bucket = levelZero.buckets[digit];
+    CascadeTimer<?>[] slots = bucket.slots;
+    int end = bucket.end;
+    DueBucket due = this.due;
+    for (int slot = 0; slot < end; slot++) {
+      CascadeTimer<?> timer = slots[slot];
+      slots[slot] = null;
+      due.add(timer);
+    }
+    bucket.emptied();
+  }
+
   /**
-   * Sweeps the far list when the base has left the last level's group: creates the levels that its
-   * timers now need, and files them all there (or in the due list).
+   * Sweeps the far bucket when the base has left the last level's group: creates the levels that
+   * its timers now need, and files them all there (or in the due bucket).
    */
   private void pullInFar() {
     int needed = levelCount;
-    for (Link link = far.next; link != far; link = link.next) {
-      long distance = timerAt(link).tick - base;
+    CascadeTimer<?>[] slots = far.slots;
+    int end = far.end;
+    for (int slot = 0; slot < end; slot++) {
+      long distance = tickOf(slots[slot]) - base;
       if (distance != 0) {
         needed = Math.max(needed,
             levelOfHighestBit[63 - Long.numberOfLeadingZeros(distance)] + 1);
       }
     }
-    while (levelCount < needed) {
-      levels[levelCount++] = new Level(levelBits);
+    if (levelCount < needed) {
+      buckets = Arrays.copyOf(buckets, FIRST_LEVEL_BUCKET + (needed << levelBits));
+      while (levelCount < needed) {
+        int firstBucket = FIRST_LEVEL_BUCKET + (levelCount << levelBits);
+        Level level = new Level(levelBits, firstBucket, pool);
+        System.arraycopy(level.buckets, 0, buckets, firstBucket, 1 << levelBits);
+        levels[levelCount++] = level;
+      }
     }
     farLowWater = NO_TICK;
     farWitness = null;
-    for (Link link = far.detachAll(); link != far; ) {
-      CascadeTimer<T> timer = timerAt(link);
-      link = link.next;
+    for (int slot = 0; slot < end; slot++) {
+      CascadeTimer<?> timer = slots[slot];
+      slots[slot] = null;
       refile(timer);
     }
+    far.emptied();
   }
 
   // ------------------------------------------------------------------ the earliest timer
 
   /**
-   * Returns the earliest tick of any timer in the wheel or the far list, exactly, or {@link
+   * Returns the earliest tick of any timer in the wheel or the far bucket, exactly, or {@link
    * #NO_TICK} if there is none. The smallest low-water mark is the answer if its witness confirms
    * it; otherwise that level's mark is recomputed and the search repeats, at most once per level.
    */
@@ -574,13 +742,13 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
         return NO_TICK;
       }
       if (holder == levelCount) {
-        if (farWitness.where == CascadeTimer.FAR && farWitness.tick == earliest) {
+        if (where(farWitness) == CascadeTimer.FAR && tickOf(farWitness) == earliest) {
           return earliest;
         }
         recomputeFarLowWater();
       } else {
         CascadeTimer<?> witness = levels[holder].witness;
-        if (witness.where == holder && witness.tick == earliest) {
+        if (where(witness) == holder && tickOf(witness) == earliest) {
           return earliest;
         }
         recomputeLowWater(holder);
@@ -603,21 +771,24 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
         wheelLevel.witness = null;
         return;
       }
-      Link bucket = wheelLevel.buckets[digit];
-      if (bucket.isEmptyList()) {
+      Bucket bucket = wheelLevel.buckets[digit];
+      if (bucket.isEmpty()) {
         wheelLevel.markEmpty(digit);
         continue;
       }
-      CascadeTimer<T> earliest = timerAt(bucket.next);
+      CascadeTimer<?> earliest = bucket.slots[0];
+      long earliestTick = tickOf(earliest);
       if (level > 0) {
-        for (Link link = earliest.next; link != bucket; link = link.next) {
-          CascadeTimer<T> timer = timerAt(link);
-          if (Long.compareUnsigned(timer.tick, earliest.tick) < 0) {
+        for (int slot = 1; slot < bucket.end; slot++) {
+          CascadeTimer<?> timer = bucket.slots[slot];
+          long tick = tickOf(timer);
+          if (Long.compareUnsigned(tick, earliestTick) < 0) {
             earliest = timer;
+            earliestTick = tick;
           }
         }
       }
-      wheelLevel.lowWater = earliest.tick;
+      wheelLevel.lowWater = earliestTick;
       wheelLevel.witness = earliest;
       return;
     }
@@ -626,10 +797,11 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   private void recomputeFarLowWater() {
     farLowWater = NO_TICK;
     farWitness = null;
-    for (Link link = far.next; link != far; link = link.next) {
-      CascadeTimer<T> timer = timerAt(link);
-      if (farLowWater == NO_TICK || Long.compareUnsigned(timer.tick, farLowWater) < 0) {
-        farLowWater = timer.tick;
+    for (int slot = 0; slot < far.end; slot++) {
+      CascadeTimer<?> timer = far.slots[slot];
+      long tick = tickOf(timer);
+      if (farLowWater == NO_TICK || Long.compareUnsigned(tick, farLowWater) < 0) {
+        farLowWater = tick;
         farWitness = timer;
       }
     }
@@ -637,32 +809,53 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
 
   // ------------------------------------------------------------------ handing timers out
 
-  private int drainList(Link list, Consumer<? super TimerHandle<T>> sink) {
+  private void hand(CascadeTimer<T> timer, Consumer<? super TimerHandle<T>> sink) {
+    timer.position = notPending;
+    size--;
+    sink.accept(timer);
+  }
+
+  /** Hands out a bucket's timers from its last slot, each taken out before the sink sees it. */
+  private int drainBucket(Bucket bucket, Consumer<? super TimerHandle<T>> sink) {
     int drained = 0;
-    while (!list.isEmptyList()) {
-      CascadeTimer<T> timer = timerAt(list.next);
-      timer.unlink();
-      timer.where = CascadeTimer.NOT_PENDING;
-      size--;
+    while (!bucket.isEmpty()) {
+      int last = bucket.end - 1;
+      CascadeTimer<T> timer = timerOf(bucket.slots[last]);
+      bucket.remove(last);
       drained++;
-      sink.accept(timer);
+      hand(timer, sink);
     }
     return drained;
   }
 
-  private void release(Link list) {
-    for (Link link = list.detachAll(); link != list; ) {
-      CascadeTimer<T> timer = timerAt(link);
-      link = link.next;
-      timer.previous = null;
-      timer.next = null;
-      timer.where = CascadeTimer.NOT_PENDING;
+  private void release(Bucket bucket) {
+    CascadeTimer<?>[] slots = bucket.slots;
+    int end = bucket.end;
+    for (int slot = 0; slot < end; slot++) {
+      slots[slot].position = notPending;
+      slots[slot] = null;
+    }
+    bucket.emptied();
+  }
+
+  private void release(DueBucket bucket) {
+    for (CascadeTimer<?> timer; (timer = bucket.pollFirst()) != null; ) {
+      timer.position = notPending;
     }
   }
 
-  private void visit(Link list, Consumer<? super TimerHandle<T>> action) {
-    for (Link link = list.next; link != list; link = link.next) {
-      action.accept(timerAt(link));
+  private void visit(Bucket bucket, Consumer<? super TimerHandle<T>> action) {
+    for (int slot = 0; slot < bucket.end; slot++) {
+      action.accept(timerOf(bucket.slots[slot]));
+    }
+  }
+
+  private void visit(DueBucket bucket, Consumer<? super TimerHandle<T>> action) {
+    for (int slot = bucket.first; slot < bucket.end; slot++) {
+      CascadeTimer<?> timer = bucket.slots[slot];
+      if (timer != null) {
+        action.accept(timerOf(timer));
+      }
     }
   }
 }
