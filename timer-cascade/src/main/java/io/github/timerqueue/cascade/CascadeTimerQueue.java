@@ -158,6 +158,8 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   private long elapsed;
   /** The tick of the clock: {@code elapsed} rounded down to the resolution. */
   long base;
+  /** {@code ticks.overflowBound(base)}, for deriving ticks from deadlines. */
+  private long overflowBound;
 
   /** The levels; only the first {@link #levelCount} have been created. */
   final Level[] levels;
@@ -521,7 +523,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
 
   /** The tick a timer in the wheel or the far bucket is filed at, from its deadline. */
   long tickOf(CascadeTimer<?> timer) {
-    return ticks.tickOf(timer.deadline - startTime, base);
+    return ticks.tickOf(timer.deadline - startTime, overflowBound);
   }
 
   /** The position a handle of this queue holds when it is not pending. */
@@ -626,6 +628,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     int changedLevel = levelOfHighestBit[63 - Long.numberOfLeadingZeros(base ^ next)];
     int highestToEmpty = Math.min(changedLevel, levelCount - 1);
     base = next;
+    overflowBound = ticks.overflowBound(next);
     if (changedLevel >= levelCount && !far.isEmpty()) {
       pullInFar();
     }
@@ -658,7 +661,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
       refile(timer);
     }
     if (bucket.isEmpty()) {
-      bucket.emptied();
+      bucket.emptied(end);
     }
   }
 
@@ -678,7 +681,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
       slots[slot] = null;
       due.add(timer);
     }
-    bucket.emptied();
+    bucket.emptied(end);
   }
 
   /**
@@ -712,7 +715,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
       slots[slot] = null;
       refile(timer);
     }
-    far.emptied();
+    far.emptied(end);
   }
 
   // ------------------------------------------------------------------ the earliest timer
@@ -835,7 +838,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
       slots[slot].position = notPending;
       slots[slot] = null;
     }
-    bucket.emptied();
+    bucket.emptied(end);
   }
 
   private void release(DueBucket bucket) {

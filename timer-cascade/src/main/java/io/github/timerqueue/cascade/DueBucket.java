@@ -104,10 +104,10 @@ final class DueBucket {
 
   /** Marks the bucket empty after its timers were taken out and their slots cleared. */
   void emptied() {
+    slots = pool.afterEmptying(slots, end);
     first = 0;
     end = 0;
     live = 0;
-    slots = pool.afterEmptying(slots);
   }
 
   /** Moves the timers to the front, in order, and records their new positions. */

@@ -41,15 +41,23 @@ final class Ticks {
   }
 
   /**
-   * The tick of a timer in the wheel (or the far bucket), or being re-filed, while the base is
-   * {@code base}, from its deadline's unsigned distance {@code key} from the start time. Such a
-   * timer was armed with a deadline after the clock, and its tick is {@code ceil(key)}, at or after
-   * the base; unless its distance from the clock overflowed the clock's range, in which case its
-   * tick is the last one. An overflowed key lies at least 2<sup>63</sup> before the clock when it
-   * was armed, so at or before the start of the tick before the base, which no other timer's key
-   * is; at base 0 no key can have overflowed.
+   * The largest key that a timer filed while the base is {@code base} can have only by overflow:
+   * the start of the tick before the base, or 0 at base 0. See {@link #tickOf}.
    */
-  long tickOf(long key, long base) {
-    return base == 0 || Long.compareUnsigned(key, start(base - 1)) > 0 ? ceil(key) : lastTick;
+  long overflowBound(long base) {
+    return base == 0 ? 0 : start(base - 1);
+  }
+
+  /**
+   * The tick of a timer in the wheel (or the far bucket), or being re-filed, from its deadline's
+   * unsigned distance {@code key} from the start time, given the {@link #overflowBound} of the base.
+   * Such a timer was armed with a deadline after the clock, and its tick is {@code ceil(key)}, at or
+   * after the base; unless its distance from the clock overflowed the clock's range, in which case
+   * its tick is the last one. An overflowed key lies at least 2<sup>63</sup> before the clock when
+   * it was armed, so at or before the start of the tick before the base, which no other timer's key
+   * is (a timer's key is at least 1); at base 0 no key can have overflowed.
+   */
+  long tickOf(long key, long overflowBound) {
+    return Long.compareUnsigned(key, overflowBound) > 0 ? ceil(key) : lastTick;
   }
 }
