@@ -53,18 +53,15 @@ final class Bucket {
       moved.position = CascadeTimer.position(number, slot);
     }
     if (last == 0) {
-      this.slots = pool.afterEmptying(slots, 1);
+      this.slots = pool.afterEmptying(slots);
     } else if (SlotPool.shouldShrink(slots, last)) {
       this.slots = pool.halved(slots, last);
     }
   }
 
-  /**
-   * Marks the bucket empty after its {@code held} timers were taken out at once and their slots
-   * cleared.
-   */
-  void emptied(int held) {
+  /** Marks the bucket empty after its timers were taken out at once and their slots cleared. */
+  void emptied() {
     end = 0;
-    slots = pool.afterEmptying(slots, held);
+    slots = pool.afterEmptying(slots);
   }
 }

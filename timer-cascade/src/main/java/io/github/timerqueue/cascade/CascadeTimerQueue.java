@@ -11,24 +11,24 @@ import java.util.function.Consumer;
 
 /**
  * The {@code cascade} strategy: a cascading timer wheel after the ccan timer design, with levels of
- * 2<sup>bits</sup> buckets ({@code levelBits}, 8 by default) and a far list for what lies beyond the
- * last level.
+ * 2<sup>bits</sup> buckets ({@code levelBits}, 8 by default) and a far bucket (ccan's far list) for
+ * what lies beyond the last level.
  *
  * <h2>Ticks and the base</h2>
  * The wheel counts in ticks: the resolution, counted from the start time. A timer's tick is its
  * deadline's unsigned distance from the start time rounded <em>up</em> to a tick, so it never
  * fires early and fires at the latest at that rounded-up deadline. The <em>base</em> is the tick the
  * clock is in (the clock rounded down); no timer in the wheel has a tick at or before it. A timer
- * whose deadline is at or before the clock when it is armed goes straight to the <em>due list</em>,
+ * whose deadline is at or before the clock when it is armed goes straight to the <em>due bucket</em>,
  * which the next {@code advance} hands out even if it does not move the clock.
  *
- * <h2>Levels, buckets and the far list</h2>
+ * <h2>Levels, buckets and the far bucket</h2>
  * A timer's level comes from the size of its distance from the base: level {@code L} if {@code
  * 2^(bits*L) <= tick - base < 2^(bits*(L+1))}. Its bucket in that level is the level-{@code L}
  * digit of its own tick, {@code (tick >>> bits*L) & (2^bits - 1)}, not of the distance. Level
  * {@code L} thereby holds timers from the 2<sup>bits</sup> groups of 2<sup>bits&middot;L</sup> ticks
  * that follow the base's own group, one group per bucket. A timer whose level has not been created
- * goes to the far list. Levels are created lazily, only when the far list is swept (below), and
+ * goes to the far bucket. Levels are created lazily, only when the far bucket is swept (below), and
  * only as many as the timers in it need; a queue whose timers are never more than 2<sup>bits</sup>
  * ticks away has one level.
  *
@@ -37,8 +37,8 @@ import java.util.function.Consumer;
  * {@code L} at or below the highest base-2<sup>bits</sup> digit in which the old and new base
  * differ) empties exactly one bucket: the one of the new base's level-{@code L} digit, highest level
  * first. Its timers are re-filed by their distance from the new base, into the levels below it, or
- * into the due list if their tick is the new base. When the new base leaves the group of the last
- * level, the far list is swept the same way, after creating the levels its timers need.
+ * into the due bucket if their tick is the new base. When the new base leaves the group of the last
+ * level, the far bucket is swept the same way, after creating the levels its timers need.
  *
  * <p>A walk through one cascade, with {@code levelBits} 2 (four buckets per level, ticks written in
  * base 4 as well) and the base at 5 = 11<sub>4</sub>:
@@ -57,21 +57,30 @@ import java.util.function.Consumer;
  * advance(30)} moves the base only to 7, 13, 22 and 30: it jumps straight to the next tick that
  * holds a timer, found through the levels' low-water marks, and at each jump empties one bucket in
  * each level whose group changed. The jump from 7 to 13 enters a new level-1 group, so level 1's
- * bucket 3 is emptied and the timer at 13, now 0 away, goes straight to the due list.
+ * bucket 3 is emptied and the timer at 13, now 0 away, goes straight to the due bucket.
  *
  * <h2>Finding the earliest timer</h2>
- * Each level (and the far list) keeps a low-water mark, a tick no timer in it precedes, lowered when
+ * Each level (and the far bucket) keeps a low-water mark, a tick no timer in it precedes, lowered when
  * a timer is filed and never touched when one is deleted, and a witness: the timer that set it. While
  * the witness is still in that level with that tick, the mark is exact. Otherwise the level's first
  * occupied bucket is found through its bitmap and scanned for its earliest tick. So {@link
  * #nextExpiryDelay()} is exact to the resolution and usually costs a look at each level.
  *
+ * <h2>Memory</h2>
+ * A pending timer takes its 32-byte handle (payload, deadline and its position: bucket and slot)
+ * and one 4-byte slot in its bucket's array, whose capacity is a power of two; about 36 to 40 bytes
+ * in all, with compressed references. A bucket never keeps the slot of a cancelled timer: cancel
+ * moves the bucket's last timer into it. Arrays of emptied buckets are kept for the buckets that
+ * fill next, up to as many slots as there are timers, so a wheel turning at a steady load
+ * allocates nothing; each level costs 2<sup>bits</sup> small bucket objects once created.
+ *
  * <h2>Costs</h2>
  * With {@code k} levels ({@code k <= ceil(64 / bits)}, and only as many as the deadlines in use
- * need): {@code schedule}, {@code cancel} and {@code reschedule} {@code O(1)}, allocating nothing but
- * the handle of {@code schedule}; {@code advance} {@code O(k)} per tick between the old and new clock
- * that holds timers (empty stretches are jumped), plus {@code O(1)} per timer re-filed (at most once
- * per level it descends) and per timer fired, plus the far list's length each time the last level's
+ * need): {@code schedule}, {@code cancel} and {@code reschedule} {@code O(1)} (amortized, as a
+ * bucket's array grows or shrinks by doubling), allocating nothing but the handle of {@code
+ * schedule} once the arrays are in place; {@code advance} {@code O(k)} per tick between the old and new clock
+ * that holds timers (empty stretches are jumped), plus {@code O(1)} per timer re-filed (about once
+ * per level it descends) and per timer fired, plus the far bucket's length each time the last level's
  * group changes; {@code nextExpiryDelay} {@code O(k)} while the low-water marks are confirmed by
  * their witnesses, and otherwise a bitmap scan ({@code 2^bits / 64} words) and, above level 0, a scan
  * of one bucket, which is needed again only after that level's earliest timer is cancelled or
@@ -96,12 +105,16 @@ import java.util.function.Consumer;
  *   <li>The text moves emptied timers one level down; here they are re-filed by their distance from
  *       the new base, so a timer may drop several levels at once (at 500,000,100 a timer at
  *       500,000,105 goes straight from the third level to the first). The order, highest level
- *       first, still files each timer once per move of the base.
+ *       first, files each timer once per move of the base, except one that a higher level files
+ *       exactly 2<sup>bits</sup> groups ahead in a lower one, which that level's sweep files again,
+ *       into the same bucket.
  *   <li>The text only suggests adding levels when the far list grows long. Here every sweep of the
- *       far list creates the levels its timers need, so the far list only holds timers armed since
- *       the last sweep beyond the last level.
+ *       far bucket creates the levels its timers need, so the far bucket only holds timers armed
+ *       since the last sweep beyond the last level.
+ *   <li>The text keeps timers in lists; here a bucket is an array of slots (see Memory), which
+ *       changes where a timer sits, not which bucket it is in or when it moves.
  *   <li>The text has no timers before its offset. Deadlines at or before the clock go to the due
- *       list; a deadline in the past, or more than {@code Long.MAX_VALUE} ahead, is due now.
+ *       bucket; a deadline in the past, or more than {@code Long.MAX_VALUE} ahead, is due now.
  * </ul>
  */
 final class CascadeTimerQueue<T> implements TimerQueue<T> {
@@ -661,7 +674,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
       refile(timer);
     }
     if (bucket.isEmpty()) {
-      bucket.emptied(end);
+      bucket.emptied();
     }
   }
 
@@ -681,7 +694,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
       slots[slot] = null;
       due.add(timer);
     }
-    bucket.emptied(end);
+    bucket.emptied();
   }
 
   /**
@@ -715,7 +728,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
       slots[slot] = null;
       refile(timer);
     }
-    far.emptied(end);
+    far.emptied();
   }
 
   // ------------------------------------------------------------------ the earliest timer
@@ -838,7 +851,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
       slots[slot].position = notPending;
       slots[slot] = null;
     }
-    bucket.emptied(end);
+    bucket.emptied();
   }
 
   private void release(DueBucket bucket) {

@@ -9,8 +9,7 @@ import java.util.Arrays;
  * <p>Capacities are powers of two. A full array is replaced by one twice as large; an array that
  * cancelling leaves less than a quarter full, above {@value #KEPT_CAPACITY} slots, by one half as
  * large (so an array's capacity stays within four times its timers, amortized {@code O(1)} per
- * cancel). A bucket that empties keeps its array if it used at least half of it, and otherwise
- * gives it back. Replaced and given-back arrays wait
+ * cancel). A bucket that empties gives its array back. Replaced and given-back arrays wait
  * here, cleared, for the next bucket that needs that capacity, as long as they add up to no more
  * slots than the queue has timers plus {@value #SPARE_SLOTS}; beyond that they are left to the
  * garbage collector. In a wheel that turns at a steady load the arrays thus pass from the buckets
@@ -64,14 +63,11 @@ final class SlotPool {
   }
 
   /**
-   * Returns the array a bucket keeps once it is emptied (all its slots {@code null}) after using
-   * {@code used} of its slots: the same one if at least half of it was used, as the next turn of the
-   * wheel will likely fill it again; else none, and the array is taken back.
+   * Takes back the array of a bucket that has just been emptied (all its slots {@code null}), and
+   * returns the array the bucket keeps: none. A bucket a cascade has emptied is not filled again
+   * before the base has gone round its level, while others fill now.
    */
-  CascadeTimer<?>[] afterEmptying(CascadeTimer<?>[] slots, int used) {
-    if (used >= slots.length >>> 1) {
-      return slots;
-    }
+  CascadeTimer<?>[] afterEmptying(CascadeTimer<?>[] slots) {
     give(slots);
     return NONE;
   }
