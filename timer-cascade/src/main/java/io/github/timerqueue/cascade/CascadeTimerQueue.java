@@ -321,17 +321,10 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   }
 
   @Override
-  public int advance(long now, Consumer<? super TimerHandle<T>> onExpired) {
-    return advance(now, onExpired, Integer.MAX_VALUE);
-  }
-
-  @Override
   public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
     Objects.requireNonNull(onExpired, "onExpired");
     TimerQueueChecks.checkLimit(limit);
-    if (advancing) {
-      throw new IllegalStateException("advance must not be called from a timer handler");
-    }
+    TimerQueueChecks.checkNotInHandler(advancing, "advance");
     long step = now - this.now;
     if (step > 0) {
       this.now = now;
@@ -429,9 +422,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   @Override
   public int drain(Consumer<? super TimerHandle<T>> sink) {
     Objects.requireNonNull(sink, "sink");
-    if (advancing) {
-      throw new IllegalStateException("drain must not be called from a timer handler");
-    }
+    TimerQueueChecks.checkNotInHandler(advancing, "drain");
     int drained = 0;
     for (CascadeTimer<T> timer; (timer = timerOf(due.pollFirst())) != null; drained++) {
       hand(timer, sink);
@@ -485,7 +476,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
         return owned;
       }
     }
-    throw new IllegalArgumentException("timer " + timer + " was not created by this queue");
+    throw TimerQueueChecks.foreignHandle(timer);
   }
 
   private boolean holds(long position, CascadeTimer<?> timer) {
