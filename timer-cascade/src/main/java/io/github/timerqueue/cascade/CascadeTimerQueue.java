@@ -149,6 +149,9 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
    */
   static final long NO_TICK = 0;
 
+  /** How many timers a sweep reads the deadlines of before it re-files them. */
+  private static final int SWEEP_CHUNK = 64;
+
   /** Number of the far bucket; numbers 0 and 1 are the due buckets. */
   static final int FAR_BUCKET = 2;
   /** Number of level 0's bucket of digit 0. */
@@ -196,6 +199,8 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   DueBucket firing = dueBuckets[1];
   int size;
   private boolean advancing;
+  /** The ticks of the chunk of timers a sweep is re-filing. */
+  private final long[] sweptTicks = new long[SWEEP_CHUNK];
 
   CascadeTimerQueue(TimerConfig config, int levelBits) {
     this.levelBits = levelBits;
@@ -659,10 +664,24 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     CascadeTimer<?>[] slots = bucket.slots;
     int end = bucket.end;
     bucket.end = 0;
-    for (int slot = 0; slot < end; slot++) {
-      CascadeTimer<?> timer = slots[slot];
-      slots[slot] = null;
-      refile(timer);
+    long[] sweptTicks = this.sweptTicks;
+    for (int first = 0; first < end; first += SWEEP_CHUNK) {
+      int last = Math.min(end, first + SWEEP_CHUNK);
+      // Reading every deadline of the chunk first lets the timers' cache misses overlap; the
+      // second pass finds them in cache.
+      for (int slot = first; slot < last; slot++) {
+        sweptTicks[slot - first] = tickOf(slots[slot]);
+      }
+      for (int slot = first; slot < last; slot++) {
+        CascadeTimer<?> timer = slots[slot];
+        slots[slot] = null;
+        long tick = sweptTicks[slot - first];
+        if (tick == base) {
+          due.add(timer);
+        } else {
+          file(timer, tick);
+        }
+      }
     }
     if (bucket.isEmpty()) {
       bucket.emptied();
