@@ -63,8 +63,9 @@ import java.util.function.Consumer;
  * Each level (and the far bucket) keeps a low-water mark, a tick no timer in it precedes, lowered when
  * a timer is filed and never touched when one is deleted, and a witness: the timer that set it. While
  * the witness is still in that level with that tick, the mark is exact. Otherwise the level's first
- * occupied bucket is found through its bitmap and scanned for its earliest tick. So {@link
- * #nextExpiryDelay()} is exact to the resolution and usually costs a look at each level.
+ * occupied bucket is found through its bitmap and scanned for its earliest tick. The answer is kept
+ * until a timer is taken out or the base moves. So {@link #nextExpiryDelay()} is exact to the
+ * resolution and usually costs nothing more than reading that answer, or a look at each level.
  *
  * <h2>Memory</h2>
  * A pending timer takes its 32-byte handle (payload, deadline and its position: bucket and slot)
@@ -81,7 +82,8 @@ import java.util.function.Consumer;
  * schedule} once the arrays are in place; {@code advance} {@code O(k)} per tick between the old and new clock
  * that holds timers (empty stretches are jumped), plus {@code O(1)} per timer re-filed (about once
  * per level it descends) and per timer fired, plus the far bucket's length each time the last level's
- * group changes; {@code nextExpiryDelay} {@code O(k)} while the low-water marks are confirmed by
+ * group changes; {@code nextExpiryDelay} {@code O(1)} while nothing was taken out and the base did
+ * not move since the last call, else {@code O(k)} while the low-water marks are confirmed by
  * their witnesses, and otherwise a bitmap scan ({@code 2^bits / 64} words) and, above level 0, a scan
  * of one bucket, which is needed again only after that level's earliest timer is cancelled or
  * cascaded away; {@code size} {@code O(1)}; {@code clear}, {@code drain} and {@code forEach} {@code
@@ -199,6 +201,13 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   DueBucket firing = dueBuckets[1];
   int size;
   private boolean advancing;
+  /**
+   * Whether {@link #knownEarliest} is the earliest tick of the wheel and the far bucket: set by
+   * {@link #earliestTick}, kept by filing (which can only lower it), dropped by taking a timer out
+   * and by moving the base.
+   */
+  private boolean earliestKnown;
+  private long knownEarliest;
   /** The ticks of the chunk of timers a sweep is re-filing. */
   private final long[] sweptTicks = new long[SWEEP_CHUNK];
 
@@ -404,6 +413,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
 
   @Override
   public void clear() {
+    earliestKnown = false;
     for (int level = 0; level < levelCount; level++) {
       Level wheelLevel = levels[level];
       long[] occupied = wheelLevel.occupied;
@@ -428,6 +438,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   public int drain(Consumer<? super TimerHandle<T>> sink) {
     Objects.requireNonNull(sink, "sink");
     TimerQueueChecks.checkNotInHandler(advancing, "drain");
+    earliestKnown = false;
     int drained = 0;
     for (CascadeTimer<T> timer; (timer = timerOf(due.pollFirst())) != null; drained++) {
       hand(timer, sink);
@@ -495,6 +506,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
 
   /** Takes a pending timer (of this queue) out of the bucket and slot at {@code position}. */
   private void takeOut(long position) {
+    earliestKnown = false;
     int bucket = CascadeTimer.bucketOf(position);
     int slot = CascadeTimer.slotOf(position);
     if (bucket >= FAR_BUCKET) {
@@ -570,6 +582,10 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
 
   /** Files a timer whose tick is after the base into its level's bucket, or the far bucket. */
   private void file(CascadeTimer<?> timer, long tick) {
+    if (earliestKnown
+        && (knownEarliest == NO_TICK || Long.compareUnsigned(tick, knownEarliest) < 0)) {
+      knownEarliest = tick;
+    }
     int level = levelOfHighestBit[63 - Long.numberOfLeadingZeros(tick - base)];
     if (level < levelCount) {
       Level wheelLevel = levels[level];
@@ -636,6 +652,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   private void jumpBase(long next) {
     int changedLevel = levelOfHighestBit[63 - Long.numberOfLeadingZeros(base ^ next)];
     int highestToEmpty = Math.min(changedLevel, levelCount - 1);
+    earliestKnown = false;
     base = next;
     overflowBound = ticks.overflowBound(next);
     if (changedLevel >= levelCount && !far.isEmpty()) {
@@ -749,6 +766,14 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
    * it; otherwise that level's mark is recomputed and the search repeats, at most once per level.
    */
   private long earliestTick() {
+    if (!earliestKnown) {
+      knownEarliest = searchEarliestTick();
+      earliestKnown = true;
+    }
+    return knownEarliest;
+  }
+
+  private long searchEarliestTick() {
     while (true) {
       long earliest = NO_TICK;
       int holder = -1;
