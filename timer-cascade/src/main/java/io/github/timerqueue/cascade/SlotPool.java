@@ -11,8 +11,9 @@ import java.util.Arrays;
  * large (so an array's capacity stays within four times its timers, amortized {@code O(1)} per
  * cancel). A bucket that empties gives its array back. Replaced and given-back arrays wait
  * here, cleared, for the next bucket that needs that capacity, as long as they add up to no more
- * slots than the queue has timers plus {@value #SPARE_SLOTS}; beyond that they are left to the
- * garbage collector. In a wheel that turns at a steady load the arrays thus pass from the buckets
+ * slots than the queue has timers plus {@value #SPARE_SLOTS} (for the arrays buckets grew out of:
+ * an eighth of the timers plus {@value #SPARE_SLOTS}, or a growing queue would keep their whole
+ * trail); beyond that they are left to the garbage collector. In a wheel that turns at a steady load the arrays thus pass from the buckets
  * the base has reached to those that fill up, and nothing is allocated.
  */
 final class SlotPool {
@@ -43,8 +44,12 @@ final class SlotPool {
   CascadeTimer<?>[] grown(CascadeTimer<?>[] slots) {
     CascadeTimer<?>[] grown = take(Math.max(FIRST_CAPACITY, slots.length << 1), false);
     System.arraycopy(slots, 0, grown, 0, slots.length);
-    Arrays.fill(slots, null);
-    give(slots);
+    // A queue that grows leaves a trail of smaller arrays, as large together as its buckets: the
+    // pool keeps them only up to an eighth of a slot per timer (plus the spare).
+    if (heldSlots + slots.length <= (queue.size() >>> 3) + SPARE_SLOTS) {
+      Arrays.fill(slots, null);
+      give(slots);
+    }
     return grown;
   }
 
