@@ -9,12 +9,13 @@ import java.util.Arrays;
  * <p>Capacities are powers of two. A full array is replaced by one twice as large; an array that
  * cancelling leaves less than a quarter full, above {@value #KEPT_CAPACITY} slots, by one half as
  * large (so an array's capacity stays within four times its timers, amortized {@code O(1)} per
- * cancel). A bucket that empties gives its array back. Replaced and given-back arrays wait
- * here, cleared, for the next bucket that needs that capacity, if when they are given back they add
- * up to no more slots than the queue has timers plus {@value #SPARE_SLOTS} (for the arrays buckets grew out of:
- * an eighth of the timers plus {@value #SPARE_SLOTS}, or a growing queue would keep their whole
- * trail); beyond that they are left to the garbage collector. In a wheel that turns at a steady load the arrays thus pass from the buckets
- * the base has reached to those that fill up, and nothing is allocated.
+ * cancel). A bucket that empties gives its array back. Replaced and given-back arrays wait here,
+ * cleared, for the next bucket that needs that capacity, if when they are given back they add up
+ * to no more slots than the queue has timers plus {@value #SPARE_SLOTS} (for the arrays buckets
+ * grew out of: an eighth of the timers plus {@value #SPARE_SLOTS}, or a growing queue would keep
+ * their whole trail); beyond that they are left to the garbage collector. In a wheel that turns at
+ * a steady load the arrays thus pass from the buckets the base has reached to those that fill up,
+ * and nothing is allocated.
  */
 final class SlotPool {
   /** The array of a bucket that has never held a timer. */
