@@ -26,7 +26,8 @@ final class CascadeTimer<T> implements TimerHandle<T> {
   long deadline;
   /**
    * If pending (non-negative): its bucket's number in bits 32 to 62 and its slot in bits 0 to 31.
-   * If not pending (negative): {@link #NOT_PENDING_BIT} and the number of the queue that created it.
+   * If not pending (negative): {@link #NOT_PENDING_BIT} and the number of the queue that created
+   * it.
    */
   long position;
 

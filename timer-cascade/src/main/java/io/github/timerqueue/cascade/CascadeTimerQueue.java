@@ -17,28 +17,28 @@ import java.util.function.Consumer;
  * <h2>Ticks and the base</h2>
  * The wheel counts in ticks: the resolution, counted from the start time. A timer's tick is its
  * deadline's unsigned distance from the start time rounded <em>up</em> to a tick, so it never
- * fires early and fires at the latest at that rounded-up deadline. The <em>base</em> is the tick the
- * clock is in (the clock rounded down); no timer in the wheel has a tick at or before it. A timer
- * whose deadline is at or before the clock when it is armed goes straight to the <em>due bucket</em>,
- * which the next {@code advance} hands out even if it does not move the clock.
+ * fires early and fires at the latest at that rounded-up deadline. The <em>base</em> is the tick
+ * the clock is in (the clock rounded down); no timer in the wheel has a tick at or before it. A
+ * timer whose deadline is at or before the clock when it is armed goes straight to the <em>due
+ * bucket</em>, which the next {@code advance} hands out even if it does not move the clock.
  *
  * <h2>Levels, buckets and the far bucket</h2>
  * A timer's level comes from the size of its distance from the base: level {@code L} if {@code
  * 2^(bits*L) <= tick - base < 2^(bits*(L+1))}. Its bucket in that level is the level-{@code L}
  * digit of its own tick, {@code (tick >>> bits*L) & (2^bits - 1)}, not of the distance. Level
- * {@code L} thereby holds timers from the 2<sup>bits</sup> groups of 2<sup>bits&middot;L</sup> ticks
- * that follow the base's own group, one group per bucket. A timer whose level has not been created
- * goes to the far bucket. Levels are created lazily, only when the far bucket is swept (below), and
- * only as many as the timers in it need; a queue whose timers are never more than 2<sup>bits</sup>
- * ticks away has one level.
+ * {@code L} thereby holds timers from the 2<sup>bits</sup> groups of 2<sup>bits&middot;L</sup>
+ * ticks that follow the base's own group, one group per bucket. A timer whose level has not been
+ * created goes to the far bucket. Levels are created lazily, only when the far bucket is swept
+ * (below), and only as many as the timers in it need; a queue whose timers are never more than
+ * 2<sup>bits</sup> ticks away has one level.
  *
  * <h2>Moving the base: the cascade</h2>
  * When the base moves to a new tick, every level whose group the new base has entered (every level
  * {@code L} at or below the highest base-2<sup>bits</sup> digit in which the old and new base
- * differ) empties exactly one bucket: the one of the new base's level-{@code L} digit, highest level
- * first. Its timers are re-filed by their distance from the new base, into the levels below it, or
- * into the due bucket if their tick is the new base. When the new base leaves the group of the last
- * level, the far bucket is swept the same way, after creating the levels its timers need.
+ * differ) empties exactly one bucket: the one of the new base's level-{@code L} digit, highest
+ * level first. Its timers are re-filed by their distance from the new base, into the levels below
+ * it, or into the due bucket if their tick is the new base. When the new base leaves the group of
+ * the last level, the far bucket is swept the same way, after creating the levels its timers need.
  *
  * <p>A walk through one cascade, with {@code levelBits} 2 (four buckets per level, ticks written in
  * base 4 as well) and the base at 5 = 11<sub>4</sub>:
@@ -51,21 +51,22 @@ import java.util.function.Consumer;
  * due. At 8 = 20<sub>4</sub> the middle digit changes, so level 1's bucket 2 and level 0's bucket 0
  * are emptied (both are empty). At 12 = 30<sub>4</sub> level 1's bucket 3 is emptied: the timer at
  * 13 is now 1 away and moves to level 0, bucket 1, and is due at 13. At 16 = 100<sub>4</sub> the
- * first digit changes: level 2's bucket 1 is emptied first, moving the timer at 22 (6 away) to level
- * 1, bucket 1; then level 1's bucket 0 and level 0's bucket 0 are emptied. At 20 = 110<sub>4</sub>
- * level 1's bucket 1 moves it to level 0, bucket 2, and at 22 it is due. A single {@code
- * advance(30)} moves the base only to 7, 13, 22 and 30: it jumps straight to the next tick that
- * holds a timer, found through the levels' low-water marks, and at each jump empties one bucket in
- * each level whose group changed. The jump from 7 to 13 enters a new level-1 group, so level 1's
- * bucket 3 is emptied and the timer at 13, now 0 away, goes straight to the due bucket.
+ * first digit changes: level 2's bucket 1 is emptied first, moving the timer at 22 (6 away) to
+ * level 1, bucket 1; then level 1's bucket 0 and level 0's bucket 0 are emptied. At 20 =
+ * 110<sub>4</sub> level 1's bucket 1 moves it to level 0, bucket 2, and at 22 it is due. A single
+ * {@code advance(30)} moves the base only to 7, 13, 22 and 30: it jumps straight to the next tick
+ * that holds a timer, found through the levels' low-water marks, and at each jump empties one
+ * bucket in each level whose group changed. The jump from 7 to 13 enters a new level-1 group, so
+ * level 1's bucket 3 is emptied and the timer at 13, now 0 away, goes straight to the due bucket.
  *
  * <h2>Finding the earliest timer</h2>
- * Each level (and the far bucket) keeps a low-water mark, a tick no timer in it precedes, lowered when
- * a timer is filed and never touched when one is deleted, and a witness: the timer that set it. While
- * the witness is still in that level with that tick, the mark is exact. Otherwise the level's first
- * occupied bucket is found through its bitmap and scanned for its earliest tick. The answer is kept
- * until a timer is taken out or the base moves. So {@link #nextExpiryDelay()} is exact to the
- * resolution and usually costs nothing more than reading that answer, or a look at each level.
+ * Each level (and the far bucket) keeps a low-water mark, a tick no timer in it precedes, lowered
+ * when a timer is filed and never touched when one is deleted, and a witness: the timer that set
+ * it. While the witness is still in that level with that tick, the mark is exact. Otherwise the
+ * level's first occupied bucket is found through its bitmap and scanned for its earliest tick. The
+ * answer is kept until a timer is taken out or the base moves. So {@link #nextExpiryDelay()} is
+ * exact to the resolution and usually costs nothing more than reading that answer, or a look at
+ * each level.
  *
  * <h2>Memory</h2>
  * A pending timer takes its 32-byte handle (payload, deadline and its position: bucket and slot)
@@ -79,15 +80,15 @@ import java.util.function.Consumer;
  * With {@code k} levels ({@code k <= ceil(64 / bits)}, and only as many as the deadlines in use
  * need): {@code schedule}, {@code cancel} and {@code reschedule} {@code O(1)} (amortized, as a
  * bucket's array grows or shrinks by doubling), allocating nothing but the handle of {@code
- * schedule} once the arrays are in place; {@code advance} {@code O(k)} per tick between the old and new clock
- * that holds timers (empty stretches are jumped), plus {@code O(1)} per timer re-filed (about once
- * per level it descends) and per timer fired, plus the far bucket's length each time the last level's
- * group changes; {@code nextExpiryDelay} {@code O(1)} while nothing was taken out and the base did
- * not move since the last call, else {@code O(k)} while the low-water marks are confirmed by
- * their witnesses, and otherwise a bitmap scan ({@code 2^bits / 64} words) and, above level 0, a scan
- * of one bucket, which is needed again only after that level's earliest timer is cancelled or
- * cascaded away; {@code size} {@code O(1)}; {@code clear}, {@code drain} and {@code forEach} {@code
- * O(n + k * 2^bits / 64)}.
+ * schedule} once the arrays are in place; {@code advance} {@code O(k)} per tick between the old and
+ * new clock that holds timers (empty stretches are jumped), plus {@code O(1)} per timer re-filed
+ * (about once per level it descends) and per timer fired, plus the far bucket's length each time
+ * the last level's group changes; {@code nextExpiryDelay} {@code O(1)} while nothing was taken out
+ * and the base did not move since the last call, else {@code O(k)} while the low-water marks are
+ * confirmed by their witnesses, and otherwise a bitmap scan ({@code 2^bits / 64} words) and, above
+ * level 0, a scan of one bucket, which is needed again only after that level's earliest timer is
+ * cancelled or cascaded away; {@code size} {@code O(1)}; {@code clear}, {@code drain} and {@code
+ * forEach} {@code O(n + k * 2^bits / 64)}.
  *
  * <h2>Ordering</h2>
  * Timers handed out by one {@code advance} come in the order of their ticks (a timer armed with a
@@ -97,13 +98,13 @@ import java.util.function.Consumer;
  *
  * <h2>Where this departs from the design text</h2>
  * <ul>
- *   <li>The text steps the offset one second at a time; a caller-clocked queue may jump ahead by any
- *       amount. The rule "empty bucket 1 of level 1 at 500,000,010" generalizes to: at the new base,
- *       empty in every level whose group the base has entered the bucket of the new base's digit.
- *       With that, the base can jump from one occupied tick to the next.
- *   <li>The text says that at 500,000,020 "bucket 1 of the second level" is emptied; it is bucket 2,
- *       the second level's digit of 500,000,020, as the rule above and the example at 500,000,010
- *       imply.
+ *   <li>The text steps the offset one second at a time; a caller-clocked queue may jump ahead by
+ *   any amount. The rule "empty bucket 1 of level 1 at 500,000,010" generalizes to: at the new
+ *   base, empty in every level whose group the base has entered the bucket of the new base's digit.
+ *   With that, the base can jump from one occupied tick to the next.
+ *   <li>The text says that at 500,000,020 "bucket 1 of the second level" is emptied; it is bucket
+ *   2, the second level's digit of 500,000,020, as the rule above and the example at 500,000,010
+ *   imply.
  *   <li>The text moves emptied timers one level down; here they are re-filed by their distance from
  *       the new base, so a timer may drop several levels at once (at 500,000,100 a timer at
  *       500,000,105 goes straight from the third level to the first). The order, highest level
@@ -251,14 +252,14 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
    *
    * <p>The cascade picks, among the ticks that start inside the range, the one with the most
    * trailing zero digits in base 2<sup>bits</sup>, the earliest such tick if there are several, and
-   * reports the tick's start as the deadline: the timer fires exactly at it. A timer on a multiple of
-   * 2<sup>bits&middot;j</sup> is due the moment the base enters its level-{@code j} group, so it
+   * reports the tick's start as the deadline: the timer fires exactly at it. A timer on a multiple
+   * of 2<sup>bits&middot;j</sup> is due the moment the base enters its level-{@code j} group, so it
    * lands in the highest level it can and is not re-filed into the {@code j} levels below it
-   * (unless the clock stops within 2<sup>bits&middot;j</sup> ticks of it while it waits above).
-   * If no tick starts inside the range, the timer gets the tick after it, as a timer at {@code
-   * latest} would, and deadline {@code latest}. If the whole range is due, so is the timer, with
-   * deadline {@code latest}. A {@code latest} more than {@code Long.MAX_VALUE} ahead ends the range
-   * at {@code now() + Long.MAX_VALUE}.
+   * (unless the clock stops within 2<sup>bits&middot;j</sup> ticks of it while it waits above). If
+   * no tick starts inside the range, the timer gets the tick after it, as a timer at {@code latest}
+   * would, and deadline {@code latest}. If the whole range is due, so is the timer, with deadline
+   * {@code latest}. A {@code latest} more than {@code Long.MAX_VALUE} ahead ends the range at
+   * {@code now() + Long.MAX_VALUE}.
    */
   @Override
   public TimerHandle<T> scheduleWithin(long earliest, long latest, T payload) {
@@ -560,15 +561,15 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   // ------------------------------------------------------------------ filing
 
   /**
-   * The unsigned distance from the start time of a deadline {@code distance > 0} ahead of the clock,
-   * saturating at the end of the clock's range.
+   * The unsigned distance from the start time of a deadline {@code distance > 0} ahead of the
+   * clock, saturating at the end of the clock's range.
    */
   private long keyOf(long distance) {
     long key = elapsed + distance;
     return Long.compareUnsigned(key, elapsed) < 0 ? -1L : key;
   }
 
-  /** Arms a timer that is in no bucket: into the due bucket if its deadline is due, else the wheel. */
+  /** Arms a timer that is in no bucket: into the due bucket if its deadline is due, else filed. */
   private void arm(CascadeTimer<T> timer, long deadline) {
     timer.deadline = deadline;
     long distance = deadline - now;

@@ -12,8 +12,8 @@ import java.util.Set;
  * <p>It accepts one option, {@value #LEVEL_BITS}: the number of bits of a tick that each level
  * resolves, an integer from {@value #MIN_LEVEL_BITS} to {@value #MAX_LEVEL_BITS}, by default {@value
  * #DEFAULT_LEVEL_BITS} (256 buckets per level, as in ccan). Wider levels mean fewer levels and fewer
- * cascades, but each level costs 2<sup>levelBits</sup> bucket objects and a longer bitmap scan when its
- * earliest timer has to be found again.
+ * cascades, but each level costs 2<sup>levelBits</sup> bucket objects and a longer bitmap scan when
+ * its earliest timer has to be found again.
  */
 public final class CascadeTimerQueueProvider implements TimerQueueProvider {
 

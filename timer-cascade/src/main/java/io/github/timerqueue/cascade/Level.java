@@ -28,7 +28,10 @@ final class Level {
    */
   CascadeTimer<?> witness;
 
-  /** Creates a level whose bucket of digit {@code d} is numbered {@code firstBucket + d}, with arrays from {@code pool}. */
+  /**
+   * Creates a level whose bucket of digit {@code d} is numbered {@code firstBucket + d}, with
+   * arrays from {@code pool}.
+   */
   Level(int bits, int firstBucket, SlotPool pool) {
     int size = 1 << bits;
     buckets = new Bucket[size];
