@@ -72,10 +72,15 @@ import java.util.function.Consumer;
  *       shift of the distance for the TTL when the resolution is a power of two, one map probe,
  *       a check against the queue's precomputed span that the expiry does not saturate, one slot
  *       written. New queues, emptied queues and new heads are handled out of line.
- *   <li>Due timers are moved to a ring of their own before the first is handed out, which is what
- *       makes timers armed by a handler wait for the next {@code advance} and lets a handler cancel
- *       a due timer before its turn. If a handler throws, the rest stay in that ring, still pending
- *       and due, and go first at the next {@code advance}.
+ *   <li>Due timers are moved to a ring of their own, up to the advance's limit, before the first
+ *       is handed out, which lets a handler cancel a due timer before its turn. If handlers cancel
+ *       or move timers of that batch so that it runs out before the limit is reached, more are
+ *       taken, so that an advance that fires fewer than its limit leaves no timer behind that was
+ *       to fire by its {@code now}. A handler's timers armed ahead cannot be due in the running
+ *       advance (their expiry lies in a later tick); those it arms with a deadline already due are
+ *       set apart in a ring of their own until the advance ends, and then join the queue of TTL 0,
+ *       so that they wait for the next {@code advance}. If a handler throws, the rest of the batch
+ *       stays in its ring, still pending and due, and goes first at the next {@code advance}.
  * </ul>
  *
  * <h2>Example</h2>
@@ -146,6 +151,11 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   final HeadIndex<T> index = new HeadIndex<>();
   /** Due timers taken from their queues by an advance and not handed out yet. */
   final TimerRing<T> due = new TimerRing<>(this, false);
+  /**
+   * Timers armed with a deadline already due by a handler of the running advance, which must not
+   * fire in it: they join the queue of TTL 0 when it ends. Empty outside an advance.
+   */
+  final TimerRing<T> armedDue = new TimerRing<>(this, false);
   /**
    * The queue of the timers whose expiry saturates at the end of the clock's range, which is in the
    * index but not in the map; {@code null} while there are none.
@@ -272,6 +282,12 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     return advance(now, onExpired, Integer.MAX_VALUE);
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>If it returns fewer than {@code limit}, no timer is left that was to fire by {@code now},
+   * whatever the handler cancelled or re-armed, except the timers the handler armed itself.
+   */
   @Override
   public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
     Objects.requireNonNull(onExpired, "onExpired");
@@ -294,15 +310,23 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     advancing = true;
     int fired = 0;
     try {
-      while (fired < limit && !due.isEmpty()) {
+      do {
         LawnTimer<T> timer = due.removeFirst();
         size--;
         fired++;
         onExpired.accept(timer);
-      }
+        if (due.isEmpty() && fired < limit) {
+          // The handlers cancelled or moved timers of the batch: take more, or the advance would
+          // end short of its limit with due timers left behind.
+          collectDue(limit - fired);
+        }
+      } while (fired < limit && !due.isEmpty());
       return fired;
     } finally {
       advancing = false;
+      if (!armedDue.isEmpty()) {
+        releaseArmedDue();
+      }
     }
   }
 
@@ -314,7 +338,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
    */
   @Override
   public long nextExpiryDelay() {
-    if (!due.isEmpty()) {
+    if (!due.isEmpty() || !armedDue.isEmpty()) {
       return 0;
     }
     if (index.isEmpty()) {
@@ -344,6 +368,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     }
     index.clear();
     due.removeAll();
+    armedDue.removeAll();
     size = 0;
   }
 
@@ -384,6 +409,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
       index.get(position).forEach(action);
     }
     due.forEach(action);
+    armedDue.forEach(action);
   }
 
   @Override
@@ -500,6 +526,10 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
    * the saturated queue if its expiry saturates.
    */
   private void enqueue(LawnTimer<T> timer, long ttl) {
+    if (ttl == 0 && advancing) {
+      armedDue.append(timer);
+      return;
+    }
     if (ttl != 0 && saturates(TtlQueue.spanOf(ttl, resolution))) {
       if (saturated == null) {
         saturated = newQueue(TtlQueue.SATURATED, timer);
@@ -532,8 +562,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
    * out of the cancel and reschedule paths.
    */
   private void firstLeft(TimerRing<T> ring) {
-    if (ring != due) {
-      TtlQueue<T> queue = (TtlQueue<T>) ring;
+    if (ring instanceof TtlQueue<T> queue) {
       if (queue.isEmpty()) {
         retire(queue);
       } else {
@@ -569,6 +598,16 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
         index.headRemoved(queue);
       }
     }
+  }
+
+  /**
+   * Moves the timers that handlers of the advance just ended armed due to the queue of TTL 0, in
+   * the order they were armed, behind the due timers armed before.
+   */
+  private void releaseArmedDue() {
+    do {
+      enqueue(armedDue.removeFirst(), 0);
+    } while (!armedDue.isEmpty());
   }
 
   /** Takes an emptied queue out of the map and the index; keeps it for reuse if room is left. */

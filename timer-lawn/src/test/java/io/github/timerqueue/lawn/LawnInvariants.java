@@ -22,7 +22,8 @@ import java.util.Map;
  *       expiry;
  *   <li>the map and the index hold the same queues, one per TTL;
  *   <li>each pending timer is in exactly one ring of its queue, which its {@code ring} field names;
- *   <li>{@code size()} is the number of timers in the queues and the due ring;
+ *   <li>{@code size()} is the number of timers in the queues and the due ring; no timer armed due
+ *       by a handler is still set apart once the advance is over;
  *   <li>spare queues are empty and in neither the map nor the index;
  *   <li>{@code nextExpiryDelay()} is the exact distance to the earliest head.
  * </ul>
@@ -123,6 +124,9 @@ final class LawnInvariants {
       }
     }
     int due = checkOwnedRing(queue.due, queue, seen).size();
+    if (!checkOwnedRing(queue.armedDue, queue, seen).isEmpty()) {
+      throw broken("timers armed due by a handler are still set apart after the advance");
+    }
     if (queue.size() != queued + due) {
       throw broken("size() is " + queue.size() + " but the rings hold " + queued + " + " + due);
     }
