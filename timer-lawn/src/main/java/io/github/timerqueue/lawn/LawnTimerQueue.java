@@ -72,15 +72,20 @@ import java.util.function.Consumer;
  *       shift of the distance for the TTL when the resolution is a power of two, one map probe,
  *       a check against the queue's precomputed span that the expiry does not saturate, one slot
  *       written. New queues, emptied queues and new heads are handled out of line.
- *   <li>Due timers are moved to a ring of their own, up to the advance's limit, before the first
- *       is handed out, which lets a handler cancel a due timer before its turn. If handlers cancel
- *       or move timers of that batch so that it runs out before the limit is reached, more are
- *       taken, so that an advance that fires fewer than its limit leaves no timer behind that was
- *       to fire by its {@code now}. A handler's timers armed ahead cannot be due in the running
- *       advance (their expiry lies in a later tick); those it arms with a deadline already due are
- *       set apart in a ring of their own until the advance ends, and then join the queue of TTL 0,
- *       so that they wait for the next {@code advance}. If a handler throws, the rest of the batch
- *       stays in its ring, still pending and due, and goes first at the next {@code advance}.
+ *   <li>An advance hands out timers straight from the head of the first queue in the index, one at
+ *       a time, until it reaches its limit or no head is due: a timer that fires is taken from its
+ *       queue and handed out, and one that a handler re-arms joins a tail, with no ring of due
+ *       timers in between to copy it to and from. A handler may cancel or move a due timer before
+ *       its turn, which simply takes it out of its queue, so an advance that fires fewer than its
+ *       limit leaves no timer behind that was to fire by its {@code now}. A handler's timers armed
+ *       ahead cannot be due in the running advance (their expiry lies in a later tick); those it
+ *       arms with a deadline already due are set apart in a ring of their own until the advance
+ *       ends, then join the queue of TTL 0, so that they wait for the next {@code advance}. If a
+ *       handler throws, the timers still due stay in their queues for the next {@code advance}.
+ *   <li>Arming a timer with the TTL of the timer armed before it takes that queue without a map
+ *       probe; re-arming a timer in the ring it was in, and re-keying a queue in the index without
+ *       moving it, store no reference, so they pay no garbage collector write barrier. With a
+ *       single TTL, expiring and re-arming a timer then stores one reference: its slot.
  * </ul>
  *
  * <h2>Example</h2>
@@ -93,8 +98,7 @@ import java.util.function.Consumer;
  *
  * <h2>Order</h2>
  * Timers that fire in the same {@code advance} are handed out in order of expiry (their deadline
- * rounded up to the resolution), those of one TTL in the order they were armed; timers left due by
- * a throwing handler go first. Timers armed with a deadline already due (TTL 0) are handed out in
+ * rounded up to the resolution), those of one TTL in the order they were armed. Timers armed with a deadline already due (TTL 0) are handed out in
  * the order they were armed among themselves, and among the others as if they all expired at the
  * deadline of the first of them still waiting. The order between timers of different TTLs with the
  * same expiry is unspecified.
@@ -149,13 +153,17 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   final LongObjectMap<TtlQueue<T>> queuesByTtl = new LongObjectMap<>();
   /** The same queues, by the expiry of their heads. */
   final HeadIndex<T> index = new HeadIndex<>();
-  /** Due timers taken from their queues by an advance and not handed out yet. */
-  final TimerRing<T> due = new TimerRing<>(this, false);
   /**
    * Timers armed with a deadline already due by a handler of the running advance, which must not
-   * fire in it: they join the queue of TTL 0 when it ends. Empty outside an advance.
+   * fire in it: they join the queue of TTL 0 when it ends. Empty outside an advance. It is also the
+   * ring a new timer names before it is first armed, for its {@link TimerRing#owner}.
    */
   final TimerRing<T> armedDue = new TimerRing<>(this, false);
+  /**
+   * The TTL queue the last timer was armed in, or {@code null}: arming the next timer with the
+   * same TTL, a burst of one TTL or a lawn with a single TTL, then needs no map probe.
+   */
+  private TtlQueue<T> lastQueue;
   /**
    * The queue of the timers whose expiry saturates at the end of the clock's range, which is in the
    * index but not in the map; {@code null} while there are none.
@@ -194,7 +202,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
    */
   @Override
   public TimerHandle<T> schedule(long deadline, T payload) {
-    LawnTimer<T> timer = new LawnTimer<>(due, Objects.requireNonNull(payload, "payload"));
+    LawnTimer<T> timer = new LawnTimer<>(armedDue, Objects.requireNonNull(payload, "payload"));
     arm(timer, deadline);
     size++;
     return timer;
@@ -229,7 +237,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     long highest = ttlOf(latest - now);
     TtlQueue<T> existing = queueWithTtlBetween(lowest, highest);
     long ttl = existing != null ? existing.ttl : roundestBetween(lowest, highest);
-    LawnTimer<T> timer = new LawnTimer<>(due, payload);
+    LawnTimer<T> timer = new LawnTimer<>(armedDue, payload);
     timer.deadline = deadlineOf(ttl, latest);
     enqueue(timer, ttl);
     size++;
@@ -258,7 +266,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   /**
    * {@inheritDoc}
    *
-   * <p>The timer leaves its queue (or the due ring) and joins the tail of its new TTL's queue, as
+   * <p>The timer leaves its queue and joins the tail of its new TTL's queue, as
    * {@code cancel} then {@code schedule} would, without allocating.
    */
   @Override
@@ -303,24 +311,25 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
           ? elapsed & (resolution - 1) : Long.remainderUnsigned(elapsed, resolution);
       this.tickStart = elapsed - intoTick;
     }
-    collectDue(limit);
-    if (due.isEmpty()) {
+    // The paper's closest-expiration shortcut.
+    if (!anyDue()) {
       return 0;
     }
     advancing = true;
     int fired = 0;
     try {
       do {
-        LawnTimer<T> timer = due.removeFirst();
+        TtlQueue<T> queue = index.first();
+        LawnTimer<T> timer = queue.removeFirst();
+        if (queue.isEmpty()) {
+          retire(queue);
+        } else {
+          index.headRemoved(queue);
+        }
         size--;
         fired++;
         onExpired.accept(timer);
-        if (due.isEmpty() && fired < limit) {
-          // The handlers cancelled or moved timers of the batch: take more, or the advance would
-          // end short of its limit with due timers left behind.
-          collectDue(limit - fired);
-        }
-      } while (fired < limit && !due.isEmpty());
+      } while (fired < limit && anyDue());
       return fired;
     } finally {
       advancing = false;
@@ -338,7 +347,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
    */
   @Override
   public long nextExpiryDelay() {
-    if (!due.isEmpty() || !armedDue.isEmpty()) {
+    if (!armedDue.isEmpty()) {
       return 0;
     }
     if (index.isEmpty()) {
@@ -360,6 +369,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
 
   @Override
   public void clear() {
+    lastQueue = null;
     for (int position = index.size() - 1; position >= 0; position--) {
       TtlQueue<T> queue = index.get(position);
       queue.removeAll();
@@ -367,7 +377,6 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
       keepSpare(queue);
     }
     index.clear();
-    due.removeAll();
     armedDue.removeAll();
     size = 0;
   }
@@ -381,9 +390,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     int drained = 0;
     while (true) {
       LawnTimer<T> timer;
-      if (!due.isEmpty()) {
-        timer = due.removeFirst();
-      } else if (!index.isEmpty()) {
+      if (!index.isEmpty()) {
         // The tail of the last queue in the index: its head, and so its key, stays put unless it
         // was the only timer, and then the queue leaves the index from the last position, which
         // needs no sifting.
@@ -408,7 +415,6 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     for (int position = 0; position < index.size(); position++) {
       index.get(position).forEach(action);
     }
-    due.forEach(action);
     armedDue.forEach(action);
   }
 
@@ -469,9 +475,13 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     long distance = deadline - now;
     if (distance > 0) {
       long ttl = ttlAhead(distance);
-      TtlQueue<T> queue = queuesByTtl.get(ttl);
+      TtlQueue<T> queue = lastQueue;
+      if (queue == null || queue.ttl != ttl) {
+        queue = queuesByTtl.get(ttl);
+      }
       if (queue != null && !saturates(queue.span)) {
         queue.append(timer);
+        lastQueue = queue;
         return;
       }
       enqueue(timer, ttl);
@@ -571,33 +581,9 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     }
   }
 
-  /**
-   * Moves due timers from the queues to the due ring, earliest expiry first, until the ring holds
-   * {@code limit}. The first check is the paper's closest-expiration shortcut.
-   */
-  private void collectDue(int limit) {
-    if (index.isEmpty() || Long.compareUnsigned(index.firstExpiry(), elapsed) > 0) {
-      return;
-    }
-    while (due.size < limit && !index.isEmpty()
-        && Long.compareUnsigned(index.firstExpiry(), elapsed) <= 0) {
-      TtlQueue<T> queue = index.first();
-      // Take a run: the timers of this queue that are due and expire no later than the head of
-      // any other queue, which keeps the due ring in expiry order.
-      long runEnd = index.secondExpiry();
-      if (Long.compareUnsigned(elapsed, runEnd) < 0) {
-        runEnd = elapsed;
-      }
-      do {
-        due.append(queue.removeFirst());
-      } while (due.size < limit && !queue.isEmpty()
-          && Long.compareUnsigned(queue.firstExpiry(), runEnd) <= 0);
-      if (queue.isEmpty()) {
-        retire(queue);
-      } else {
-        index.headRemoved(queue);
-      }
-    }
+  /** Whether the head of some queue is due: the first in the index expires by the clock. */
+  private boolean anyDue() {
+    return !index.isEmpty() && Long.compareUnsigned(index.firstExpiry(), elapsed) <= 0;
   }
 
   /**
@@ -612,6 +598,9 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
 
   /** Takes an emptied queue out of the map and the index; keeps it for reuse if room is left. */
   private void retire(TtlQueue<T> queue) {
+    if (queue == lastQueue) {
+      lastQueue = null;
+    }
     index.remove(queue);
     unmap(queue);
     keepSpare(queue);

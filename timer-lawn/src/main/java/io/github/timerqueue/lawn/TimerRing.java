@@ -70,7 +70,7 @@ class TimerRing<T> {
   private int sweptTo;
   /**
    * Whether passing the head sweeps ahead: worth it in a TTL queue, whose timers are read long
-   * after they joined, not in the ring of due timers, which are in the cache already.
+   * after they joined, not in the short-lived ring of timers a handler arms due.
    */
   final boolean sweepsAhead;
   /**
@@ -110,7 +110,11 @@ class TimerRing<T> {
       makeRoom();
     }
     slots[tail & (slots.length - 1)] = timer;
-    timer.ring = this;
+    if (timer.ring != this) {
+      // Re-armed in the ring it was in, as with a single TTL, it skips the store and the garbage
+      // collector's write barrier that comes with it.
+      timer.ring = this;
+    }
     timer.ticket = tail++;
     size++;
   }
@@ -127,11 +131,14 @@ class TimerRing<T> {
       clearSlots();
       return true;
     }
-    boolean wasFirst = ticket == head;
-    if (ticket == tail - 1 || wasFirst) {
-      passStaleEnds();
+    if (ticket == head) {
+      passStaleHead();
+      return true;
     }
-    return wasFirst;
+    if (ticket == tail - 1) {
+      passStaleTail();
+    }
+    return false;
   }
 
   /** Whether the slot of {@code ticket} holds the timer with that ticket. */
@@ -140,21 +147,29 @@ class TimerRing<T> {
     return timer != null && timer.ring == this && timer.ticket == ticket;
   }
 
-  /** Empties the stale slots at both ends; there is at least one timer between them. */
-  private void passStaleEnds() {
+  /**
+   * Empties the stale slots at the head, the first of them the slot of the timer that just left;
+   * the ring holds a timer, so a slot before the tail holds it.
+   */
+  private void passStaleHead() {
     int mask = slots.length - 1;
-    while (true) {
+    do {
+      slots[head++ & mask] = null;
       if (sweepsAhead && head - sweptTo >= 0) {
         sweepAhead();
       }
-      if (holds(head)) {
-        break;
-      }
-      slots[head++ & mask] = null;
-    }
-    while (!holds(tail - 1)) {
+    } while (!holds(head));
+  }
+
+  /**
+   * Empties the stale slots at the tail, the first of them the slot of the timer that just left;
+   * the ring holds a timer, so a slot after the head holds it.
+   */
+  private void passStaleTail() {
+    int mask = slots.length - 1;
+    do {
       slots[--tail & mask] = null;
-    }
+    } while (!holds(tail - 1));
   }
 
   /**

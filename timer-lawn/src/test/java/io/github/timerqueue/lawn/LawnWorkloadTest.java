@@ -291,15 +291,24 @@ class LawnWorkloadTest {
       });
     }
 
+    /** The timer the running advance hands out next, or {@code null} if none is left due. */
+    private TimerHandle<Long> nextToFire() {
+      if (lawn.index.isEmpty()
+          || Long.compareUnsigned(lawn.index.firstExpiry(), lawn.elapsed()) > 0) {
+        return null;
+      }
+      return lawn.index.first().first();
+    }
+
     /**
      * Re-arm the timer handed out, schedule another, cancel another or one of the running batch,
      * re-arm one of the batch, or clear everything.
      */
     private void reactInHandler(TimerHandle<Long> timer) {
       int roll = random.nextInt(1_000);
-      if (roll >= 950 && !lawn.due.isEmpty()) {
-        // A timer of the batch this advance is handing out, before its turn.
-        TimerHandle<Long> batched = lawn.due.first();
+      if (roll >= 950 && nextToFire() != null) {
+        // A timer that this advance is to hand out, before its turn.
+        TimerHandle<Long> batched = nextToFire();
         if (roll < 975) {
           lawn.cancel(batched);
         } else {

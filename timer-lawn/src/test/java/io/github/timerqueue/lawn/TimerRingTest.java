@@ -16,7 +16,7 @@ class TimerRingTest {
   private final LawnTimerQueue<String> owner = new LawnTimerQueue<>(TimerConfig.defaults());
 
   private LawnTimer<String> timer(String payload) {
-    return new LawnTimer<>(owner.due, payload);
+    return new LawnTimer<>(owner.armedDue, payload);
   }
 
   /** The payloads first to last, after checking the ring's structure. */
@@ -96,11 +96,14 @@ class TimerRingTest {
     assertThat(ring.slots).as("swept with the first stretch").doesNotContain(nearHead);
     assertThat(ring.slots).as("beyond the first stretch").contains(beyondSweep);
 
+    // The first stretch began behind the first head that left: t1 to t16.
     while (ring.first() != timers.get(TimerRing.SWEEP_SLOTS)) {
       ring.removeFirst();
     }
+    assertThat(ring.slots).as("not swept before the head reached the stretch").contains(beyondSweep);
+    ring.removeFirst();
     assertThat(ring.slots).as("swept once the head reached it").doesNotContain(beyondSweep);
-    assertThat(contents(ring)).hasSize(2 * TimerRing.SWEEP_SLOTS - 1)
+    assertThat(contents(ring)).hasSize(2 * TimerRing.SWEEP_SLOTS - 2)
         .doesNotContain(beyondSweep.payload);
   }
 
