@@ -119,9 +119,14 @@ import java.util.function.Consumer;
  * queue is created while no spare is left).
  *
  * <h2>Memory</h2>
- * A 32-byte handle per timer (with compressed references), plus its queue's ring: four to eight
- * slots of a reference each per timer of the queue at its fullest, kept while the queue exists; an
- * emptied queue kept as a spare keeps at most {@value TimerRing#RETAINED_CAPACITY} slots. A
+ * A 32-byte handle per timer (with compressed references), plus its queue's ring: one to eight
+ * slots of a reference each per timer of the queue at its fullest, fewer than two right after a
+ * burst of arming (36 bytes per timer in all with one or a few TTLs, measured at a million timers),
+ * four to eight once cancelled timers have left stale slots behind for a while (up to 49 bytes);
+ * a ring whose head has passed most of its timers gives the memory back, and an emptied queue kept
+ * as a spare keeps at most {@value TimerRing#RETAINED_CAPACITY} slots. With one TTL per timer,
+ * the case the lawn is not for, every timer has a queue of its own, about 150 bytes per timer in
+ * all: the queue object, its ring of two slots, and its entries in the map and the index. A
  * cancelled timer stays referenced by its stale slot until its queue's head passes it or the ring
  * is compacted (at the latest when the queue has had three quarters of its ring's capacity of new
  * timers), so a dropped handle is not garbage at once, as it would be in {@code heap}. A handle in

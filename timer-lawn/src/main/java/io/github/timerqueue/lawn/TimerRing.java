@@ -19,6 +19,9 @@ import java.util.function.Consumer;
  * quarters of a capacity of appends and visits one capacity of slots, so appending costs {@code
  * O(1)} amortized. The ring doubles only when more than a quarter of its slots hold timers, so it
  * has fewer than eight slots per timer it held at its fullest (four or five in a steady state).
+ * It also shrinks: a ring of more than {@value #RETAINED_CAPACITY} slots that uses fewer than an
+ * eighth of them, once its head has passed most of its timers, moves them to an array of four to
+ * eight slots each. Neither resize touches a timer: a ticket keeps its number.
  *
  * <p>Why not a linked list, or a slot emptied on removal: unlinking writes to both neighbours, and
  * emptying writes to the slot, and in a large queue each of those is a cache miss of its own, on
@@ -153,12 +156,17 @@ class TimerRing<T> {
    */
   private void passStaleHead() {
     int mask = slots.length - 1;
+    boolean swept = false;
     do {
       slots[head++ & mask] = null;
       if (sweepsAhead && head - sweptTo >= 0) {
         sweepAhead();
+        swept = true;
       }
     } while (!holds(head));
+    if (swept) {
+      shrinkIfSparse();
+    }
   }
 
   /**
@@ -290,19 +298,41 @@ class TimerRing<T> {
     tail = next;
     // The tickets from the head on are new: what was swept is to be swept again.
     sweptTo = head;
+    shrinkIfSparse();
   }
 
-  /** Doubles the slots; a ticket keeps its number, so no timer is touched. */
-  @SuppressWarnings("unchecked")
+  /** Doubles the slots. */
   private void grow() {
+    resize(slots.length << 1);
+  }
+
+  /**
+   * Gives back the memory of a ring that grew large and now uses fewer than an eighth of its
+   * slots, as after a burst that has mostly expired: the slots in use move to an array with four
+   * slots for each, at least. The copy is paid for by the removals that emptied the slots. Checked
+   * where its cost is spread already, once per sweep of the head and after a compaction.
+   */
+  private void shrinkIfSparse() {
+    int inUse = tail - head;
+    if (slots.length > RETAINED_CAPACITY && inUse < slots.length >>> 3) {
+      resize(Math.max(INITIAL_CAPACITY, Integer.highestOneBit(Math.max(inUse, 1)) << 3));
+    }
+  }
+
+  /**
+   * Moves the slots in use to a new array of {@code capacity} slots, a power of two that holds
+   * them; a ticket keeps its number, so no timer is touched.
+   */
+  @SuppressWarnings("unchecked")
+  private void resize(int capacity) {
     LawnTimer<T>[] old = slots;
     int oldMask = old.length - 1;
-    LawnTimer<T>[] grown = (LawnTimer<T>[]) new LawnTimer<?>[old.length << 1];
-    int mask = grown.length - 1;
+    LawnTimer<T>[] resized = (LawnTimer<T>[]) new LawnTimer<?>[capacity];
+    int mask = capacity - 1;
     for (int ticket = head; ticket != tail; ticket++) {
-      grown[ticket & mask] = old[ticket & oldMask];
+      resized[ticket & mask] = old[ticket & oldMask];
     }
-    slots = grown;
+    slots = resized;
   }
 
   /**

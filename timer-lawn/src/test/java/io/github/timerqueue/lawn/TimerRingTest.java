@@ -169,6 +169,50 @@ class TimerRingTest {
   }
 
   @Test
+  void aLargeRingWhoseHeadPassedMostOfItsTimersGivesItsSlotsBack() {
+    TimerRing<String> ring = new TimerRing<>(owner, true);
+    List<LawnTimer<String>> timers = appendNew(ring, 8 * TimerRing.RETAINED_CAPACITY);
+    assertThat(ring.slots).hasSize(8 * TimerRing.RETAINED_CAPACITY);
+
+    while (ring.size > 100) {
+      ring.removeFirst();
+    }
+
+    assertThat(ring.slots.length).isLessThanOrEqualTo(TimerRing.RETAINED_CAPACITY);
+    assertThat(contents(ring)).hasSize(100)
+        .containsExactlyElementsOf(timers.subList(timers.size() - 100, timers.size()).stream()
+            .map(timer -> timer.payload).toList());
+  }
+
+  @Test
+  void cancelledSlotsNeverGrowARingBeyondEightSlotsPerTimerItHeldAtOnce() {
+    TimerRing<String> ring = new TimerRing<>(owner, true);
+    List<LawnTimer<String>> timers = appendNew(ring, 3_000);
+    SplittableRandom random = new SplittableRandom(42);
+    int mostHeld = ring.size;
+    int mostSlots = ring.slots.length;
+
+    // Cancel a random timer and arm it again at the tail, as a session timeout that is pushed back
+    // does: a stale slot in the middle for every timer that joins.
+    for (int op = 0; op < 300_000; op++) {
+      LawnTimer<String> timer = timers.get(random.nextInt(timers.size()));
+      if (timer.isPending()) {
+        ring.remove(timer);
+      }
+      if (random.nextInt(4) != 0 || ring.size < 100) {
+        ring.append(timer);
+      }
+      mostHeld = Math.max(mostHeld, ring.size);
+      mostSlots = Math.max(mostSlots, ring.slots.length);
+    }
+
+    assertThat(mostSlots).isLessThan(8 * mostHeld);
+    assertThat(ring.slots.length).isLessThanOrEqualTo(Math.max(
+        TimerRing.RETAINED_CAPACITY, 8 * Integer.highestOneBit(ring.tail - ring.head)));
+    LawnInvariants.checkRing(ring);
+  }
+
+  @Test
   void removeAllLeavesNoTimerPendingAndNoSlotReferenced() {
     TimerRing<String> ring = new TimerRing<>(owner, true);
     List<LawnTimer<String>> timers = List.of(timer("a"), timer("b"), timer("c"));
