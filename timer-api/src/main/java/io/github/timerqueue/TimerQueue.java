@@ -145,12 +145,16 @@ public interface TimerQueue<T> {
    * @throws IllegalStateException if called from a handler of this queue
    * @throws NullPointerException if {@code onExpired} is {@code null}
    */
-  int advance(long now, Consumer<? super TimerHandle<T>> onExpired);
+  default int advance(long now, Consumer<? super TimerHandle<T>> onExpired) {
+    return advance(now, onExpired, Integer.MAX_VALUE);
+  }
 
   /**
    * Moves the clock to {@code now} and hands at most {@code limit} of the timers that are to fire to
    * {@code onExpired}, each exactly once; the others stay pending and due, to be handed out by the
-   * next {@code advance}.
+   * next {@code advance}. Only timers handed over count toward {@code limit}: if this method returns
+   * fewer than {@code limit}, no timer that it was to fire is left pending, whatever the handler
+   * cancelled or re-armed, so the only timers still due afterwards are those the handler armed.
    *
    * <p>The clock never moves backwards: if {@code now} is earlier than {@link #now()} the clock
    * stays, but timers that are due still fire. The clock is moved before the first timer is handed

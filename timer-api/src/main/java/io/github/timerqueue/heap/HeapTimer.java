@@ -3,27 +3,22 @@ package io.github.timerqueue.heap;
 import io.github.timerqueue.TimerHandle;
 
 /**
- * A timer of a {@link HeapTimerQueue}: its handle, and its entry in the heap or in the list of
- * timers being handed out by the running advance.
+ * A timer of a {@link HeapTimerQueue}: its handle, and its entry in the heap.
  */
 final class HeapTimer<T> implements TimerHandle<T> {
   /** {@link #index} of a timer that is not pending. */
   static final int NOT_PENDING = -1;
-  /** {@link #index} of a due timer waiting in the firing list of the running advance. */
-  static final int FIRING = -2;
 
   final HeapTimerQueue<T> queue;
   final T payload;
   long deadline;
-  /** Position in the heap array, or {@link #NOT_PENDING} or {@link #FIRING}. */
+  /** Position in the heap array, or {@link #NOT_PENDING}. */
   int index = NOT_PENDING;
-  /** Sign-flipped key, as in the heap's key array; kept here to put a timer back after a throw. */
-  long key;
-  /** Arming order: breaks ties between equal deadlines so that they fire first in, first out. */
+  /**
+   * Arming order: breaks ties between equal deadlines so that they fire first in, first out, and
+   * tells a timer armed by a handler of the running advance from one that was due before it.
+   */
   long sequence;
-  /** Neighbours in the firing list, while {@link #index} is {@link #FIRING}. */
-  HeapTimer<T> previousFiring;
-  HeapTimer<T> nextFiring;
 
   HeapTimer(HeapTimerQueue<T> queue, T payload) {
     this.queue = queue;

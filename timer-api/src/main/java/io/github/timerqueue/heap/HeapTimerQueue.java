@@ -25,6 +25,20 @@ import java.util.function.Consumer;
  * beside the heap of handles, with the sign bit flipped so that a signed comparison orders them as
  * unsigned values.
  */
+/*
+ * Implementation notes.
+ *
+ * An advance hands timers out straight from the top of the heap, one at a time, with no batch
+ * collected beforehand: a handler that cancels or re-arms a due timer therefore never leaves a hole
+ * in the advance's quota of {@code limit} timers, and a handler that throws leaves every timer it
+ * did not reach where it was.
+ *
+ * What keeps a timer armed by a handler out of the running advance is the order itself. A deadline
+ * at or before now() is keyed at the current elapsed time, the largest key that is due, and ties
+ * are broken by the arming sequence; so every timer armed during an advance sorts after every timer
+ * that was due when the advance began, and the advance stops at the first due timer whose sequence
+ * is not older than the advance.
+ */
 final class HeapTimerQueue<T> implements TimerQueue<T> {
   private static final int ARITY_SHIFT = 2;
   private static final int INITIAL_CAPACITY = 16;
@@ -39,10 +53,6 @@ final class HeapTimerQueue<T> implements TimerQueue<T> {
   private int heapSize;
   private long nextSequence;
 
-  /** Due timers taken from the heap by the running advance and not handed out yet. */
-  private HeapTimer<T> firstFiring;
-  private HeapTimer<T> lastFiring;
-  private int firingCount;
   private boolean advancing;
 
   @SuppressWarnings("unchecked")
@@ -102,40 +112,30 @@ final class HeapTimerQueue<T> implements TimerQueue<T> {
       }
       return true;
     }
-    boolean wasFiring = detach(owned);
     arm(owned, deadline);
-    return wasFiring;
-  }
-
-  @Override
-  public int advance(long now, Consumer<? super TimerHandle<T>> onExpired) {
-    return advance(now, onExpired, Integer.MAX_VALUE);
+    return false;
   }
 
   @Override
   public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
     Objects.requireNonNull(onExpired, "onExpired");
     TimerQueueChecks.checkLimit(limit);
-    if (advancing) {
-      throw new IllegalStateException("advance must not be called from a timer handler");
-    }
+    TimerQueueChecks.checkNotInHandler(advancing, "advance");
     long step = now - this.now;
     if (step > 0) {
       this.now = now;
       this.elapsed += step;
     }
     long dueKey = elapsed ^ Long.MIN_VALUE;
-    while (firingCount < limit && heapSize > 0 && keys[0] <= dueKey) {
-      HeapTimer<T> timer = heap[0];
-      removeAt(0);
-      appendFiring(timer);
-    }
+    // Timers armed from now on, by the handler, are not older than this and wait for the next advance.
+    long armedBefore = nextSequence;
     advancing = true;
-    int fired = 0;
     try {
-      while (firstFiring != null) {
-        HeapTimer<T> timer = firstFiring;
-        unlinkFiring(timer);
+      int fired = 0;
+      while (fired < limit && heapSize > 0 && keys[0] <= dueKey
+          && heap[0].sequence < armedBefore) {
+        HeapTimer<T> timer = heap[0];
+        removeAt(0);
         timer.index = HeapTimer.NOT_PENDING;
         fired++;
         onExpired.accept(timer);
@@ -143,12 +143,6 @@ final class HeapTimerQueue<T> implements TimerQueue<T> {
       return fired;
     } finally {
       advancing = false;
-      // A handler threw: the timers it did not reach go back to the heap, still due.
-      while (firstFiring != null) {
-        HeapTimer<T> timer = firstFiring;
-        unlinkFiring(timer);
-        push(timer, timer.key);
-      }
     }
   }
 
@@ -160,9 +154,6 @@ final class HeapTimerQueue<T> implements TimerQueue<T> {
    */
   @Override
   public long nextExpiryDelay() {
-    if (firingCount > 0) {
-      return 0;
-    }
     if (heapSize == 0) {
       return Long.MAX_VALUE;
     }
@@ -175,7 +166,7 @@ final class HeapTimerQueue<T> implements TimerQueue<T> {
 
   @Override
   public int size() {
-    return heapSize + firingCount;
+    return heapSize;
   }
 
   @Override
@@ -185,19 +176,12 @@ final class HeapTimerQueue<T> implements TimerQueue<T> {
       heap[i] = null;
     }
     heapSize = 0;
-    while (firstFiring != null) {
-      HeapTimer<T> timer = firstFiring;
-      unlinkFiring(timer);
-      timer.index = HeapTimer.NOT_PENDING;
-    }
   }
 
   @Override
   public int drain(Consumer<? super TimerHandle<T>> sink) {
     Objects.requireNonNull(sink, "sink");
-    if (advancing) {
-      throw new IllegalStateException("drain must not be called from a timer handler");
-    }
+    TimerQueueChecks.checkNotInHandler(advancing, "drain");
     int drained = 0;
     while (heapSize > 0) {
       // Removing the last entry needs no sifting and leaves a valid heap.
@@ -216,9 +200,6 @@ final class HeapTimerQueue<T> implements TimerQueue<T> {
     for (int i = 0; i < heapSize; i++) {
       action.accept(heap[i]);
     }
-    for (HeapTimer<T> timer = firstFiring; timer != null; timer = timer.nextFiring) {
-      action.accept(timer);
-    }
   }
 
   @Override
@@ -233,7 +214,7 @@ final class HeapTimerQueue<T> implements TimerQueue<T> {
       HeapTimer<T> owned = (HeapTimer<T>) timer;
       return owned;
     }
-    throw new IllegalArgumentException("timer " + timer + " was not created by this queue");
+    throw TimerQueueChecks.foreignHandle(timer);
   }
 
   private void arm(HeapTimer<T> timer, long deadline) {
@@ -242,14 +223,10 @@ final class HeapTimerQueue<T> implements TimerQueue<T> {
     push(timer, flippedKey(deadline));
   }
 
-  /** Takes a pending timer out of the heap or the firing list; returns whether it was pending. */
+  /** Takes a pending timer out of the heap; returns whether it was pending. */
   private boolean detach(HeapTimer<T> timer) {
     if (timer.index >= 0) {
       removeAt(timer.index);
-      return true;
-    }
-    if (timer.index == HeapTimer.FIRING) {
-      unlinkFiring(timer);
       return true;
     }
     return false;
@@ -345,37 +322,5 @@ final class HeapTimerQueue<T> implements TimerQueue<T> {
     heap[index] = timer;
     keys[index] = key;
     timer.index = index;
-    timer.key = key;
-  }
-
-  private void appendFiring(HeapTimer<T> timer) {
-    timer.index = HeapTimer.FIRING;
-    timer.previousFiring = lastFiring;
-    timer.nextFiring = null;
-    if (lastFiring == null) {
-      firstFiring = timer;
-    } else {
-      lastFiring.nextFiring = timer;
-    }
-    lastFiring = timer;
-    firingCount++;
-  }
-
-  private void unlinkFiring(HeapTimer<T> timer) {
-    HeapTimer<T> previous = timer.previousFiring;
-    HeapTimer<T> next = timer.nextFiring;
-    if (previous == null) {
-      firstFiring = next;
-    } else {
-      previous.nextFiring = next;
-    }
-    if (next == null) {
-      lastFiring = previous;
-    } else {
-      next.previousFiring = previous;
-    }
-    timer.previousFiring = null;
-    timer.nextFiring = null;
-    firingCount--;
   }
 }

@@ -35,4 +35,29 @@ public final class TimerQueueChecks {
       throw new IllegalArgumentException("limit must be at least 1, but was " + limit);
     }
   }
+
+  /**
+   * Checks that {@code advance} or {@code drain} is not called from a handler of the queue's
+   * running {@code advance}, which the contract forbids.
+   *
+   * @param inHandler whether a handler of this queue's {@code advance} is running
+   * @param method the name of the method called, for the message
+   * @throws IllegalStateException if {@code inHandler}, naming the method
+   */
+  public static void checkNotInHandler(boolean inHandler, String method) {
+    if (inHandler) {
+      throw new IllegalStateException(method + " must not be called from a timer handler");
+    }
+  }
+
+  /**
+   * Returns the exception a queue throws for a handle that another queue created, so that the
+   * caller's {@code throw} shows the control flow: {@code throw TimerQueueChecks.foreignHandle(t)}.
+   *
+   * @param timer the handle that this queue did not create
+   * @return an {@link IllegalArgumentException} naming the handle
+   */
+  public static IllegalArgumentException foreignHandle(Object timer) {
+    return new IllegalArgumentException("timer " + timer + " was not created by this queue");
+  }
 }

@@ -57,6 +57,15 @@ class ConformanceSuiteSelfTest {
   }
 
   @Test
+  void suiteCatchesALimitedAdvanceThatStopsShortWithTimersStillDue() {
+    Events failed = failedTests(StopsOneShortOfTheLimit.class);
+
+    assertThat(failedNames(failed)).contains(
+        "limitIsSpentOnlyOnTimersHandedOutWhateverTheHandlerCancelsOrRearms(Setup)",
+        "randomOperationsAgreeWithTheContract(Setup)");
+  }
+
+  @Test
   void referenceHeapPassesTheWholeSuite() {
     Events results = EngineTestKit.engine("junit-jupiter")
         .selectors(selectClass(CorrectHeap.class))
@@ -147,6 +156,20 @@ class ConformanceSuiteSelfTest {
             fired += delegate.advance(now, onExpired, limit - fired);
           }
           return fired;
+        }
+      };
+    }
+  }
+
+  /** Hands out one timer fewer than a limited advance may, though more are due. */
+  static class StopsOneShortOfTheLimit extends OnHeap {
+    @Override
+    protected <T> TimerQueue<T> create(TimerConfig config) {
+      return new Broken<T>(TimerQueues.create("heap", config)) {
+        @Override
+        public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
+          int shortLimit = limit == Integer.MAX_VALUE || limit == 1 ? limit : limit - 1;
+          return delegate.advance(now, onExpired, shortLimit);
         }
       };
     }

@@ -45,8 +45,6 @@ final class DifferentialRun {
   private long elapsed;
   private long nextId;
   private int advanceNumber;
-  /** Whether a handler of the running advance cancelled a timer. */
-  private boolean cancelledInHandler;
   /** The operation under way, for the failure message. */
   private String operation;
 
@@ -246,7 +244,6 @@ final class DifferentialRun {
     };
 
     elapsed = newElapsed;
-    cancelledInHandler = false;
     int fired;
     try {
       fired = queue.advance(target, handler, limit);
@@ -257,9 +254,9 @@ final class DifferentialRun {
     check(queue.now() == newNow, "now() is " + queue.now() + " after the advance");
     check(fired == handedOver[0], "returned " + fired + " but handed over " + handedOver[0]);
     check(fired <= limit, "fired " + fired + " above the limit");
-    // A limited advance may have taken its quota of due timers before a handler cancelled some.
-    boolean quotaMayBeSpent = limit != Integer.MAX_VALUE && cancelledInHandler;
-    if (fired < limit && !quotaMayBeSpent) {
+    // Timers a handler cancels or re-arms do not use up the quota: short of the limit, nothing that
+    // this advance was to fire may be left.
+    if (fired < limit) {
       for (Model model : byMustFireBy) {
         if (Long.compareUnsigned(model.mustFireBy, elapsed) > 0) {
           break;
@@ -272,7 +269,11 @@ final class DifferentialRun {
     return description + " fired " + fired;
   }
 
-  /** What a handler does at random: re-arm its timer, schedule another, or cancel another. */
+  /**
+   * What a handler does at random: re-arm its timer, schedule another, cancel another, or cancel or
+   * re-arm the timer that is most overdue, which a strategy may already hold in the batch it is
+   * handing out.
+   */
   private void reactInHandler(TimerHandle<Long> timer, Model model, int thisAdvance) {
     int roll = random.nextInt(20);
     if (roll == 0) {
@@ -292,8 +293,19 @@ final class DifferentialRun {
       TimerHandle<Long> other = handles.get(random.nextInt(handles.size()));
       Model otherModel = models.get(other);
       check(queue.cancel(other) == otherModel.pending, "cancel in a handler disagreed");
-      cancelledInHandler = true;
       disarm(otherModel);
+    } else if (roll == 3 && !byMustFireBy.isEmpty()) {
+      Model overdue = byMustFireBy.first();
+      check(queue.cancel(overdue.handle), "cancel of a pending timer in a handler returned false");
+      disarm(overdue);
+    } else if (roll == 4 && !byMustFireBy.isEmpty()) {
+      Model overdue = byMustFireBy.first();
+      long deadline = queue.now() + random.nextLong(-2, 3 * setup.resolution());
+      check(queue.reschedule(overdue.handle, deadline),
+          "reschedule of a pending timer in a handler returned false");
+      disarm(overdue);
+      arm(overdue, keyOf(deadline), keyOf(deadline));
+      overdue.armedInAdvance = thisAdvance;
     }
   }
 

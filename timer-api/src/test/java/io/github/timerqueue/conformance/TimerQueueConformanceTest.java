@@ -545,6 +545,62 @@ public abstract class TimerQueueConformanceTest {
     assertThat(future.isPending()).isTrue();
   }
 
+  /** What a handler does to the other due timers, in the test of the limit's quota below. */
+  enum OtherDueTimers {
+    CANCELLED,
+    REARMED_LATER,
+    REARMED_DUE
+  }
+
+  @ParameterizedTest
+  @MethodSource("setups")
+  void limitIsSpentOnlyOnTimersHandedOutWhateverTheHandlerCancelsOrRearms(Setup setup) {
+    for (OtherDueTimers action : OtherDueTimers.values()) {
+      for (int limit = 2; limit <= 6; limit++) {
+        TimerQueue<Integer> queue = create(setup);
+        long now = queue.now();
+        List<TimerHandle<Integer>> timers = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+          timers.add(queue.schedule(now - i % 4, i));
+        }
+        // On its first call the handler disturbs every other due timer but the last three, so a
+        // strategy that set aside a batch of `limit` due timers beforehand loses most of it.
+        List<TimerHandle<Integer>> disturbed = new ArrayList<>();
+        Recorder<Integer> recorder = new Recorder<>(queue);
+        int fired = queue.advance(now, timer -> {
+          recorder.accept(timer);
+          if (recorder.fired.size() > 1) {
+            return;
+          }
+          for (TimerHandle<Integer> other : timers.subList(0, 9)) {
+            if (other == timer) {
+              continue;
+            }
+            disturbed.add(other);
+            switch (action) {
+              case CANCELLED -> queue.cancel(other);
+              case REARMED_LATER -> queue.reschedule(other, now + 1_000_000_000L);
+              case REARMED_DUE -> queue.reschedule(other, now);
+            }
+          }
+        }, limit);
+
+        List<TimerHandle<Integer>> undisturbed = new ArrayList<>(timers);
+        undisturbed.removeAll(disturbed);
+        int expected = Math.min(limit, undisturbed.size());
+        assertThat(fired)
+            .as("%s, limit %d: fired %s; short of the limit, no undisturbed due timer may be left",
+                action, limit, recorder.payloads())
+            .isEqualTo(expected);
+        assertThat(recorder.fired).isSubsetOf(undisturbed);
+        int rest = queue.advance(now, recorder);
+        assertThat(recorder.fired).containsAll(undisturbed);
+        assertThat(rest).isEqualTo(undisturbed.size() - expected
+            + (action == OtherDueTimers.REARMED_DUE ? disturbed.size() : 0));
+      }
+    }
+  }
+
   @ParameterizedTest
   @MethodSource("setups")
   void limitBelowOneIsRejectedAndTheClockDoesNotMove(Setup setup) {

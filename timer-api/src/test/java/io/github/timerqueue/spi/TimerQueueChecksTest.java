@@ -1,5 +1,6 @@
 package io.github.timerqueue.spi;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -24,5 +25,21 @@ class TimerQueueChecksTest {
     assertThatThrownBy(() -> TimerQueueChecks.checkLimit(0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("limit must be at least 1, but was 0");
+  }
+
+  @Test
+  void advanceAndDrainAreRefusedFromAHandler() {
+    assertThatCode(() -> TimerQueueChecks.checkNotInHandler(false, "advance"))
+        .doesNotThrowAnyException();
+    assertThatThrownBy(() -> TimerQueueChecks.checkNotInHandler(true, "drain"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("drain must not be called from a timer handler");
+  }
+
+  @Test
+  void foreignHandleIsNamed() {
+    assertThat(TimerQueueChecks.foreignHandle("Timer{42}"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("timer Timer{42} was not created by this queue");
   }
 }
