@@ -290,11 +290,6 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     return wasPending;
   }
 
-  @Override
-  public int advance(long now, Consumer<? super TimerHandle<T>> onExpired) {
-    return advance(now, onExpired, Integer.MAX_VALUE);
-  }
-
   /**
    * {@inheritDoc}
    *
@@ -305,9 +300,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
     Objects.requireNonNull(onExpired, "onExpired");
     TimerQueueChecks.checkLimit(limit);
-    if (advancing) {
-      throw new IllegalStateException("advance must not be called from a timer handler");
-    }
+    TimerQueueChecks.checkNotInHandler(advancing, "advance");
     long step = now - this.now;
     if (step > 0) {
       this.now = now;
@@ -389,9 +382,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   @Override
   public int drain(Consumer<? super TimerHandle<T>> sink) {
     Objects.requireNonNull(sink, "sink");
-    if (advancing) {
-      throw new IllegalStateException("drain must not be called from a timer handler");
-    }
+    TimerQueueChecks.checkNotInHandler(advancing, "drain");
     int drained = 0;
     while (true) {
       LawnTimer<T> timer;
@@ -467,7 +458,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
       LawnTimer<T> owned = (LawnTimer<T>) timer;
       return owned;
     }
-    throw new IllegalArgumentException("timer " + timer + " was not created by this queue");
+    throw TimerQueueChecks.foreignHandle(timer);
   }
 
   /**
