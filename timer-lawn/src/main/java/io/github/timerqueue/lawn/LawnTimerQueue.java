@@ -98,10 +98,10 @@ import java.util.function.Consumer;
  *
  * <h2>Order</h2>
  * Timers that fire in the same {@code advance} are handed out in order of expiry (their deadline
- * rounded up to the resolution), those of one TTL in the order they were armed. Timers armed with a deadline already due (TTL 0) are handed out in
- * the order they were armed among themselves, and among the others as if they all expired at the
- * deadline of the first of them still waiting. The order between timers of different TTLs with the
- * same expiry is unspecified.
+ * rounded up to the resolution), those of one TTL in the order they were armed. Timers armed with
+ * a deadline already due (TTL 0) are handed out in the order they were armed among themselves, and
+ * among the others as if they all expired at the deadline of the first of them still waiting. The
+ * order between timers of different TTLs with the same expiry is unspecified.
  *
  * <h2>Costs</h2>
  * With {@code n} pending timers in {@code Q} TTL queues, and every bound on the rings amortized
@@ -271,8 +271,8 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   /**
    * {@inheritDoc}
    *
-   * <p>The timer leaves its queue and joins the tail of its new TTL's queue, as
-   * {@code cancel} then {@code schedule} would, without allocating.
+   * <p>The timer leaves its queue and joins the tail of its new TTL's queue, as {@code cancel} then
+   * {@code schedule} would, without allocating.
    */
   @Override
   public boolean reschedule(TimerHandle<T> timer, long deadline) {
