@@ -100,7 +100,8 @@ class TimerRingTest {
     while (ring.first() != timers.get(TimerRing.SWEEP_SLOTS)) {
       ring.removeFirst();
     }
-    assertThat(ring.slots).as("not swept before the head reached the stretch").contains(beyondSweep);
+    assertThat(ring.slots).as("not swept before the head reached the stretch")
+        .contains(beyondSweep);
     ring.removeFirst();
     assertThat(ring.slots).as("swept once the head reached it").doesNotContain(beyondSweep);
     assertThat(contents(ring)).hasSize(2 * TimerRing.SWEEP_SLOTS - 2)
