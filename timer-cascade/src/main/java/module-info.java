@@ -1,6 +1,6 @@
 /**
  * The {@code cascade} timer strategy: a cascading timer wheel after the ccan design, levels of
- * 2<sup>levelBits</sup> buckets and a far list, found by {@link java.util.ServiceLoader} under the
+ * 2<sup>levelBits</sup> buckets and a far bucket, found by {@link java.util.ServiceLoader} under the
  * name {@code "cascade"}.
  */
 module io.github.timerqueue.cascade {

@@ -3,7 +3,7 @@
  * Timing_wheel}, registered with {@link io.github.timerqueue.TimerQueues} under that name.
  *
  * <p>The package is exported because {@link io.github.timerqueue.wheel.TimingWheel} is public API:
- * it adds the seed's own vocabulary (interval numbers, the next alarm time, level durations) to
+ * it adds {@code Timing_wheel}'s own vocabulary (interval numbers, the next alarm time, level durations) to
  * the {@link io.github.timerqueue.TimerQueue} contract. The API module is required transitively
  * because that class's signatures use its types.
  */

@@ -14,6 +14,56 @@ import org.openjdk.jol.info.GraphStats;
 final class MemoryFootprint {
   private MemoryFootprint() {}
 
+  /**
+   * Prints memory per pending timer with few TTLs, the TTL workloads' case, which {@link Compare}
+   * does not measure: {@code java -Djdk.attach.allowAttachSelf=true -cp benchmarks.jar
+   * io.github.timerqueue.bench.MemoryFootprint lawn,agrona 1,16 [timers]}.
+   *
+   * @param args the contenders, the numbers of TTLs, and optionally the number of timers
+   */
+  public static void main(String[] args) {
+    String[] contenders = args[0].split(",");
+    String[] ttlCounts = args[1].split(",");
+    int timers = args.length > 2 ? Integer.parseInt(args[2]) : Compare.MEMORY_TIMERS;
+    System.out.printf("Bytes per pending timer at %d timers (JOL): after filling, then after 1 and"
+        + " 4 times as many schedule+cancel operations%n", timers);
+    for (String ttls : ttlCounts) {
+      for (String contender : contenders) {
+        int count = Integer.parseInt(ttls);
+        try {
+          System.out.printf("  %3d TTLs  %-8s %6.1f B  %6.1f B  %6.1f B%n", count, contender,
+              bytesPerTimerWithTtls(contender, timers, count, 0),
+              bytesPerTimerWithTtls(contender, timers, count, timers),
+              bytesPerTimerWithTtls(contender, timers, count, 4 * timers));
+        } catch (RuntimeException | OutOfMemoryError e) {
+          System.out.printf("  %3d TTLs  %-8s failed: %s%n", count, contender, e);
+        }
+      }
+    }
+  }
+
+  /**
+   * Bytes per pending timer of {@code contender} holding {@code timers} timers whose delays are
+   * drawn among the {@code ttls} TTLs of {@link TtlScheduleCancelBenchmark}, measured after {@code
+   * churn} operations of that workload (a random timer cancelled and scheduled again), which is
+   * where a structure that leaves cancelled entries behind shows what they cost.
+   */
+  static double bytesPerTimerWithTtls(String contender, int timers, int ttls, int churn) {
+    Timers structure = Contenders.create(contender, timers);
+    DelaySequence delays = DelaySequence.among(Scenario.cycle(timers) + 1,
+        TtlScheduleCancelBenchmark.ttlChoices(ttls), Scenario.SEED + 7);
+    for (int slot = 0; slot < timers; slot++) {
+      structure.schedule(slot, Scenario.START_TIME + delays.next());
+    }
+    SlotSequence slots = SlotSequence.uniform(Scenario.cycle(timers), timers, Scenario.SEED + 8);
+    for (int op = 0; op < churn; op++) {
+      int slot = slots.next();
+      structure.cancel(slot);
+      structure.schedule(slot, Scenario.START_TIME + delays.next());
+    }
+    return (double) GraphStats.parseInstance(structure.structure()).totalSize() / timers;
+  }
+
   /** Bytes per pending timer of {@code contender} holding {@code timers} timers. */
   static double bytesPerTimer(String contender, int timers) {
     Timers structure = Contenders.create(contender, timers);

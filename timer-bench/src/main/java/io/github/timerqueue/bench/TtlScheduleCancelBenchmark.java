@@ -54,13 +54,8 @@ public class TtlScheduleCancelBenchmark {
   @Setup(Level.Trial)
   public void setUp() {
     timers = Contenders.create(strategy, pending);
-    long spacing = (Scenario.WIDE_RANGE / Scenario.RESOLUTION) / ttls;
-    long[] choices = new long[ttls];
-    for (int i = 0; i < ttls; i++) {
-      choices[i] = (i + 1) * spacing * Scenario.RESOLUTION;
-    }
     int cycle = Scenario.cycle(pending);
-    delays = DelaySequence.among(cycle + 1, choices, Scenario.SEED + 7);
+    delays = DelaySequence.among(cycle + 1, ttlChoices(ttls), Scenario.SEED + 7);
     slots = SlotSequence.uniform(cycle, pending, Scenario.SEED + 8);
     long filledAt = Scenario.START_TIME + Scenario.RESOLUTION;
     for (int slot = 0; slot < pending; slot++) {
@@ -70,6 +65,16 @@ public class TtlScheduleCancelBenchmark {
       throw new IllegalStateException(strategy + " fired timers that were not due");
     }
     now = filledAt;
+  }
+
+  /** The {@code ttls} distinct TTLs of this workload: whole resolutions spread over the range. */
+  static long[] ttlChoices(int ttls) {
+    long spacing = (Scenario.WIDE_RANGE / Scenario.RESOLUTION) / ttls;
+    long[] choices = new long[ttls];
+    for (int i = 0; i < ttls; i++) {
+      choices[i] = (i + 1) * spacing * Scenario.RESOLUTION;
+    }
+    return choices;
   }
 
   /** Checks that no timer was lost. */

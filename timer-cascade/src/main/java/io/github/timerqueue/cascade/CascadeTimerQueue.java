@@ -6,38 +6,39 @@ import io.github.timerqueue.TimerQueue;
 import io.github.timerqueue.spi.TimerQueueChecks;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
  * The {@code cascade} strategy: a cascading timer wheel after the ccan timer design, with levels of
- * 2<sup>bits</sup> buckets ({@code levelBits}, 8 by default) and a far list for what lies beyond the
- * last level.
+ * 2<sup>bits</sup> buckets ({@code levelBits}, 8 by default) and a far bucket (ccan's far list) for
+ * what lies beyond the last level.
  *
  * <h2>Ticks and the base</h2>
  * The wheel counts in ticks: the resolution, counted from the start time. A timer's tick is its
  * deadline's unsigned distance from the start time rounded <em>up</em> to a tick, so it never
- * fires early and fires at the latest at that rounded-up deadline. The <em>base</em> is the tick the
- * clock is in (the clock rounded down); no timer in the wheel has a tick at or before it. A timer
- * whose deadline is at or before the clock when it is armed goes straight to the <em>due list</em>,
- * which the next {@code advance} hands out even if it does not move the clock.
+ * fires early and fires at the latest at that rounded-up deadline. The <em>base</em> is the tick
+ * the clock is in (the clock rounded down); no timer in the wheel has a tick at or before it. A
+ * timer whose deadline is at or before the clock when it is armed goes straight to the <em>due
+ * bucket</em>, which the next {@code advance} hands out even if it does not move the clock.
  *
- * <h2>Levels, buckets and the far list</h2>
+ * <h2>Levels, buckets and the far bucket</h2>
  * A timer's level comes from the size of its distance from the base: level {@code L} if {@code
  * 2^(bits*L) <= tick - base < 2^(bits*(L+1))}. Its bucket in that level is the level-{@code L}
  * digit of its own tick, {@code (tick >>> bits*L) & (2^bits - 1)}, not of the distance. Level
- * {@code L} thereby holds timers from the 2<sup>bits</sup> groups of 2<sup>bits&middot;L</sup> ticks
- * that follow the base's own group, one group per bucket. A timer whose level has not been created
- * goes to the far list. Levels are created lazily, only when the far list is swept (below), and
- * only as many as the timers in it need; a queue whose timers are never more than 2<sup>bits</sup>
- * ticks away has one level.
+ * {@code L} thereby holds timers from the 2<sup>bits</sup> groups of 2<sup>bits&middot;L</sup>
+ * ticks that follow the base's own group, one group per bucket. A timer whose level has not been
+ * created goes to the far bucket. Levels are created lazily, only when the far bucket is swept
+ * (below), and only as many as the timers in it need; a queue whose timers are never more than
+ * 2<sup>bits</sup> ticks away has one level.
  *
  * <h2>Moving the base: the cascade</h2>
  * When the base moves to a new tick, every level whose group the new base has entered (every level
  * {@code L} at or below the highest base-2<sup>bits</sup> digit in which the old and new base
- * differ) empties exactly one bucket: the one of the new base's level-{@code L} digit, highest level
- * first. Its timers are re-filed by their distance from the new base, into the levels below it, or
- * into the due list if their tick is the new base. When the new base leaves the group of the last
- * level, the far list is swept the same way, after creating the levels its timers need.
+ * differ) empties exactly one bucket: the one of the new base's level-{@code L} digit, highest
+ * level first. Its timers are re-filed by their distance from the new base, into the levels below
+ * it, or into the due bucket if their tick is the new base. When the new base leaves the group of
+ * the last level, the far bucket is swept the same way, after creating the levels its timers need.
  *
  * <p>A walk through one cascade, with {@code levelBits} 2 (four buckets per level, ticks written in
  * base 4 as well) and the base at 5 = 11<sub>4</sub>:
@@ -50,32 +51,44 @@ import java.util.function.Consumer;
  * due. At 8 = 20<sub>4</sub> the middle digit changes, so level 1's bucket 2 and level 0's bucket 0
  * are emptied (both are empty). At 12 = 30<sub>4</sub> level 1's bucket 3 is emptied: the timer at
  * 13 is now 1 away and moves to level 0, bucket 1, and is due at 13. At 16 = 100<sub>4</sub> the
- * first digit changes: level 2's bucket 1 is emptied first, moving the timer at 22 (6 away) to level
- * 1, bucket 1; then level 1's bucket 0 and level 0's bucket 0 are emptied. At 20 = 110<sub>4</sub>
- * level 1's bucket 1 moves it to level 0, bucket 2, and at 22 it is due. A single {@code
- * advance(30)} moves the base only to 7, 13, 22 and 30: it jumps straight to the next tick that
- * holds a timer, found through the levels' low-water marks, and at each jump empties one bucket in
- * each level whose group changed. The jump from 7 to 13 enters a new level-1 group, so level 1's
- * bucket 3 is emptied and the timer at 13, now 0 away, goes straight to the due list.
+ * first digit changes: level 2's bucket 1 is emptied first, moving the timer at 22 (6 away) to
+ * level 1, bucket 1; then level 1's bucket 0 and level 0's bucket 0 are emptied. At 20 =
+ * 110<sub>4</sub> level 1's bucket 1 moves it to level 0, bucket 2, and at 22 it is due. A single
+ * {@code advance(30)} moves the base only to 7, 13, 22 and 30: it jumps straight to the next tick
+ * that holds a timer, found through the levels' low-water marks, and at each jump empties one
+ * bucket in each level whose group changed. The jump from 7 to 13 enters a new level-1 group, so
+ * level 1's bucket 3 is emptied and the timer at 13, now 0 away, goes straight to the due bucket.
  *
  * <h2>Finding the earliest timer</h2>
- * Each level (and the far list) keeps a low-water mark, a tick no timer in it precedes, lowered when
- * a timer is filed and never touched when one is deleted, and a witness: the timer that set it. While
- * the witness is still in that level with that tick, the mark is exact. Otherwise the level's first
- * occupied bucket is found through its bitmap and scanned for its earliest tick. So {@link
- * #nextExpiryDelay()} is exact to the resolution and usually costs a look at each level.
+ * Each level (and the far bucket) keeps a low-water mark, a tick no timer in it precedes, lowered
+ * when a timer is filed and never touched when one is deleted, and a witness: the timer that set
+ * it. While the witness is still in that level with that tick, the mark is exact. Otherwise the
+ * level's first occupied bucket is found through its bitmap and scanned for its earliest tick. The
+ * answer is kept until a timer is taken out or the base moves. So {@link #nextExpiryDelay()} is
+ * exact to the resolution and usually costs nothing more than reading that answer, or a look at
+ * each level.
+ *
+ * <h2>Memory</h2>
+ * A pending timer takes its 32-byte handle (payload, deadline and its position: bucket and slot)
+ * and one 4-byte slot in its bucket's array, whose capacity is a power of two; about 36 to 40 bytes
+ * in all, with compressed references. A bucket never keeps the slot of a cancelled timer: cancel
+ * moves the bucket's last timer into it. Arrays of emptied buckets are kept for the buckets that
+ * fill next, up to as many slots as there are timers, so a wheel turning at a steady load
+ * allocates nothing; each level costs 2<sup>bits</sup> small bucket objects once created.
  *
  * <h2>Costs</h2>
  * With {@code k} levels ({@code k <= ceil(64 / bits)}, and only as many as the deadlines in use
- * need): {@code schedule}, {@code cancel} and {@code reschedule} {@code O(1)}, allocating nothing but
- * the handle of {@code schedule}; {@code advance} {@code O(k)} per tick between the old and new clock
- * that holds timers (empty stretches are jumped), plus {@code O(1)} per timer re-filed (at most once
- * per level it descends) and per timer fired, plus the far list's length each time the last level's
- * group changes; {@code nextExpiryDelay} {@code O(k)} while the low-water marks are confirmed by
- * their witnesses, and otherwise a bitmap scan ({@code 2^bits / 64} words) and, above level 0, a scan
- * of one bucket, which is needed again only after that level's earliest timer is cancelled or
- * cascaded away; {@code size} {@code O(1)}; {@code clear}, {@code drain} and {@code forEach} {@code
- * O(n + k * 2^bits / 64)}.
+ * need): {@code schedule}, {@code cancel} and {@code reschedule} {@code O(1)} (amortized, as a
+ * bucket's array grows or shrinks by doubling), allocating nothing but the handle of {@code
+ * schedule} once the arrays are in place; {@code advance} {@code O(k)} per tick between the old and
+ * new clock that holds timers (empty stretches are jumped), plus {@code O(1)} per timer re-filed
+ * (about once per level it descends) and per timer fired, plus the far bucket's length each time
+ * the last level's group changes; {@code nextExpiryDelay} {@code O(1)} while nothing was taken out
+ * and the base did not move since the last call, else {@code O(k)} while the low-water marks are
+ * confirmed by their witnesses, and otherwise a bitmap scan ({@code 2^bits / 64} words) and, above
+ * level 0, a scan of one bucket, which is needed again only after that level's earliest timer is
+ * cancelled or cascaded away; {@code size} {@code O(1)}; {@code clear}, {@code drain} and {@code
+ * forEach} {@code O(n + k * 2^bits / 64)}.
  *
  * <h2>Ordering</h2>
  * Timers handed out by one {@code advance} come in the order of their ticks (a timer armed with a
@@ -85,34 +98,77 @@ import java.util.function.Consumer;
  *
  * <h2>Where this departs from the design text</h2>
  * <ul>
- *   <li>The text steps the offset one second at a time; a caller-clocked queue may jump ahead by any
- *       amount. The rule "empty bucket 1 of level 1 at 500,000,010" generalizes to: at the new base,
- *       empty in every level whose group the base has entered the bucket of the new base's digit.
- *       With that, the base can jump from one occupied tick to the next.
- *   <li>The text says that at 500,000,020 "bucket 1 of the second level" is emptied; it is bucket 2,
- *       the second level's digit of 500,000,020, as the rule above and the example at 500,000,010
- *       imply.
+ *   <li>The text steps the offset one second at a time; a caller-clocked queue may jump ahead by
+ *   any amount. The rule "empty bucket 1 of level 1 at 500,000,010" generalizes to: at the new
+ *   base, empty in every level whose group the base has entered the bucket of the new base's digit.
+ *   With that, the base can jump from one occupied tick to the next.
+ *   <li>The text says that at 500,000,020 "bucket 1 of the second level" is emptied; it is bucket
+ *   2, the second level's digit of 500,000,020, as the rule above and the example at 500,000,010
+ *   imply.
  *   <li>The text moves emptied timers one level down; here they are re-filed by their distance from
  *       the new base, so a timer may drop several levels at once (at 500,000,100 a timer at
  *       500,000,105 goes straight from the third level to the first). The order, highest level
- *       first, still files each timer once per move of the base.
+ *       first, files each timer once per move of the base, except one that a higher level files
+ *       exactly 2<sup>bits</sup> groups ahead in a lower one, which that level's sweep files again,
+ *       into the same bucket.
  *   <li>The text only suggests adding levels when the far list grows long. Here every sweep of the
- *       far list creates the levels its timers need, so the far list only holds timers armed since
- *       the last sweep beyond the last level.
+ *       far bucket creates the levels its timers need, so the far bucket only holds timers armed
+ *       since the last sweep beyond the last level.
+ *   <li>The text keeps timers in lists; here a bucket is an array of slots (see Memory), which
+ *       changes where a timer sits, not which bucket it is in or when it moves.
  *   <li>The text has no timers before its offset. Deadlines at or before the clock go to the due
- *       list; a deadline in the past, or more than {@code Long.MAX_VALUE} ahead, is due now.
+ *       bucket; a deadline in the past, or more than {@code Long.MAX_VALUE} ahead, is due now.
  * </ul>
  */
 final class CascadeTimerQueue<T> implements TimerQueue<T> {
+  /*
+   * Layout. A timer is a 32-byte handle (payload, deadline, position) and one 4-byte slot in a
+   * bucket's array; no list links, no back reference to the queue, no stored tick.
+   *
+   * - The position is the bucket's number and the slot (see CascadeTimer). Numbers 0 and 1 are the
+   *   two due buckets, 2 the far bucket, then level L's bucket of digit d is 3 + (L << bits) + d;
+   *   `buckets` maps a number to its bucket in one array load. A handle that is not pending holds
+   *   this queue's number instead, so that a foreign handle is refused in either state: a pending
+   *   one because the slot it names here does not hold it, another because the number differs.
+   * - Cancel: the handle (position), its slot, and, because level and far buckets are unordered,
+   *   the bucket's last slot and the timer moved from it into the freed slot (one store to its
+   *   position, which the CPU does not wait for). No hole is left, so nothing accumulates.
+   * - Schedule: the handle and the last slot of its bucket, which recent appends keep in cache.
+   * - A cascade or firing reads a bucket's slots in order, contiguous memory the prefetcher
+   *   streams, and touches each timer once to read its deadline and write its position; the
+   *   timers' loads are independent, so the CPU overlaps their misses.
+   * - A timer's tick is derived from its deadline when it is filed or re-filed (Ticks.tickOf),
+   *   which keeps the handle at 32 bytes.
+   * - Due timers keep their order in a DueBucket, which leaves holes on cancel. An advance swaps
+   *   the two due buckets: the one that collected due timers becomes the firing one, handed out
+   *   from its front, and timers made due by its handlers go to the other, so they cannot fire in
+   *   the same advance, even across a clear(). Timers left by a limit or a throwing handler are put
+   *   back in front of them.
+   */
+
   /**
    * The low-water mark of a level with no timers. No timer is ever filed at tick 0: every timer in
    * the wheel has a tick after the base, which is at least 0.
    */
   static final long NO_TICK = 0;
 
+  /** How many timers a sweep reads the deadlines of before it re-files them. */
+  private static final int SWEEP_CHUNK = 64;
+
+  /** Number of the far bucket; numbers 0 and 1 are the due buckets. */
+  static final int FAR_BUCKET = 2;
+  /** Number of level 0's bucket of digit 0. */
+  static final int FIRST_LEVEL_BUCKET = 3;
+
+  /** Numbers the queues, so that a handle that is not pending still names its queue. */
+  private static final AtomicLong QUEUE_NUMBERS = new AtomicLong();
+
   final int levelBits;
   private final int digitMask;
-  private final Ticks ticks;
+  final Ticks ticks;
+  final long startTime;
+  /** The position of a handle of this queue that is not pending. */
+  private final long notPending;
   /** {@code levelOfHighestBit[b]} is the level of a distance whose highest set bit is {@code b}. */
   private final byte[] levelOfHighestBit;
 
@@ -121,33 +177,55 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   private long elapsed;
   /** The tick of the clock: {@code elapsed} rounded down to the resolution. */
   long base;
+  /** {@code ticks.overflowBound(base)}, for deriving ticks from deadlines. */
+  private long overflowBound;
 
   /** The levels; only the first {@link #levelCount} have been created. */
   final Level[] levels;
   int levelCount;
+  /** Every level bucket and the far bucket, by number; null at the due buckets' numbers. */
+  Bucket[] buckets;
+
+  /** The slot arrays not in use, for the buckets that fill next. */
+  final SlotPool pool = new SlotPool(this);
 
   /** Timers beyond the last level, with their low-water mark and its witness, as for a level. */
-  final Link far = Link.newList();
+  final Bucket far = new Bucket(FAR_BUCKET, pool);
   long farLowWater = NO_TICK;
   CascadeTimer<?> farWitness;
 
+  /** The two due buckets, by number. */
+  private final DueBucket[] dueBuckets = {new DueBucket(0, pool), new DueBucket(1, pool)};
   /** Due timers that no advance has taken yet, in the order they became due. */
-  final Link due = Link.newList();
-  /** Due timers taken by the running advance and not handed out yet. */
-  final Link batch = Link.newList();
+  DueBucket due = dueBuckets[0];
+  /** Due timers taken by the running advance and not handed out yet: its firing. */
+  DueBucket firing = dueBuckets[1];
   int size;
   private boolean advancing;
+  /**
+   * Whether {@link #knownEarliest} is the earliest tick of the wheel and the far bucket: set by
+   * {@link #earliestTick}, kept by filing (which can only lower it), dropped by taking a timer out
+   * and by moving the base.
+   */
+  private boolean earliestKnown;
+  private long knownEarliest;
+  /** The ticks of the chunk of timers a sweep is re-filing. */
+  private final long[] sweptTicks = new long[SWEEP_CHUNK];
 
   CascadeTimerQueue(TimerConfig config, int levelBits) {
     this.levelBits = levelBits;
     this.digitMask = (1 << levelBits) - 1;
     this.ticks = new Ticks(config.resolution());
+    this.startTime = config.startTime();
     this.now = config.startTime();
+    this.notPending = CascadeTimer.notPending(QUEUE_NUMBERS.getAndIncrement());
     this.levelOfHighestBit = new byte[Long.SIZE];
     for (int bit = 0; bit < Long.SIZE; bit++) {
       levelOfHighestBit[bit] = (byte) (bit / levelBits);
     }
     this.levels = new Level[(Long.SIZE + levelBits - 1) / levelBits];
+    this.buckets = new Bucket[FIRST_LEVEL_BUCKET];
+    this.buckets[FAR_BUCKET] = far;
   }
 
   @Override
@@ -162,7 +240,8 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
 
   @Override
   public TimerHandle<T> schedule(long deadline, T payload) {
-    CascadeTimer<T> timer = new CascadeTimer<>(this, Objects.requireNonNull(payload, "payload"));
+    CascadeTimer<T> timer =
+        new CascadeTimer<>(Objects.requireNonNull(payload, "payload"), notPending);
     arm(timer, deadline);
     size++;
     return timer;
@@ -173,14 +252,14 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
    *
    * <p>The cascade picks, among the ticks that start inside the range, the one with the most
    * trailing zero digits in base 2<sup>bits</sup>, the earliest such tick if there are several, and
-   * reports the tick's start as the deadline: the timer fires exactly at it. A timer on a multiple of
-   * 2<sup>bits&middot;j</sup> is due the moment the base enters its level-{@code j} group, so it
+   * reports the tick's start as the deadline: the timer fires exactly at it. A timer on a multiple
+   * of 2<sup>bits&middot;j</sup> is due the moment the base enters its level-{@code j} group, so it
    * lands in the highest level it can and is not re-filed into the {@code j} levels below it
-   * (unless the clock stops within 2<sup>bits&middot;j</sup> ticks of it while it waits above).
-   * If no tick starts inside the range, the timer gets the tick after it, as a timer at {@code
-   * latest} would, and deadline {@code latest}. If the whole range is due, so is the timer, with
-   * deadline {@code latest}. A {@code latest} more than {@code Long.MAX_VALUE} ahead ends the range
-   * at {@code now() + Long.MAX_VALUE}.
+   * (unless the clock stops within 2<sup>bits&middot;j</sup> ticks of it while it waits above). If
+   * no tick starts inside the range, the timer gets the tick after it, as a timer at {@code latest}
+   * would, and deadline {@code latest}. If the whole range is due, so is the timer, with deadline
+   * {@code latest}. A {@code latest} more than {@code Long.MAX_VALUE} ahead ends the range at
+   * {@code now() + Long.MAX_VALUE}.
    */
   @Override
   public TimerHandle<T> scheduleWithin(long earliest, long latest, T payload) {
@@ -208,7 +287,8 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
       tick = firstTick;
       chosenKey = latestKey;
     }
-    CascadeTimer<T> timer = new CascadeTimer<>(this, payload);
+    CascadeTimer<T> timer = new CascadeTimer<>(payload, notPending);
+    // The deadline's key is chosenKey, whose tick (Ticks.tickOf) is the tick chosen.
     timer.deadline = now + (chosenKey - elapsed);
     file(timer, tick);
     size++;
@@ -231,11 +311,12 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   @Override
   public boolean cancel(TimerHandle<T> timer) {
     CascadeTimer<T> owned = own(timer);
-    if (owned.where == CascadeTimer.NOT_PENDING) {
+    long position = owned.position;
+    if (position < 0) {
       return false;
     }
-    owned.unlink();
-    owned.where = CascadeTimer.NOT_PENDING;
+    takeOut(position);
+    owned.position = notPending;
     size--;
     return true;
   }
@@ -243,9 +324,10 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   @Override
   public boolean reschedule(TimerHandle<T> timer, long deadline) {
     CascadeTimer<T> owned = own(timer);
-    boolean wasPending = owned.where != CascadeTimer.NOT_PENDING;
+    long position = owned.position;
+    boolean wasPending = position >= 0;
     if (wasPending) {
-      owned.unlink();
+      takeOut(position);
     } else {
       size++;
     }
@@ -254,17 +336,10 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   }
 
   @Override
-  public int advance(long now, Consumer<? super TimerHandle<T>> onExpired) {
-    return advance(now, onExpired, Integer.MAX_VALUE);
-  }
-
-  @Override
   public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
     Objects.requireNonNull(onExpired, "onExpired");
     TimerQueueChecks.checkLimit(limit);
-    if (advancing) {
-      throw new IllegalStateException("advance must not be called from a timer handler");
-    }
+    TimerQueueChecks.checkNotInHandler(advancing, "advance");
     long step = now - this.now;
     if (step > 0) {
       this.now = now;
@@ -274,14 +349,24 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     if (target != base) {
       moveBaseTo(target);
     }
-    takeBatch(limit);
+    if (due.isEmpty()) {
+      return 0;
+    }
+    // Every due timer is firing, not just `limit` of them: a handler may cancel or re-arm timers
+    // of the firing batch before their turn, and those must not use up the limit. Timers made due
+    // by the handlers go to the other due bucket and wait for the next advance.
+    DueBucket batch = due;
+    due = firing;
+    firing = batch;
     advancing = true;
     int fired = 0;
     try {
-      while (!batch.isEmptyList()) {
-        CascadeTimer<T> timer = timerAt(batch.next);
-        timer.unlink();
-        timer.where = CascadeTimer.NOT_PENDING;
+      while (fired < limit) {
+        CascadeTimer<T> timer = timerOf(firing.pollFirst());
+        if (timer == null) {
+          break;
+        }
+        timer.position = notPending;
         size--;
         fired++;
         onExpired.accept(timer);
@@ -289,8 +374,15 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
       return fired;
     } finally {
       advancing = false;
-      // A handler threw: the timers it did not reach stay due, first in line for the next advance.
-      due.takeAllFirst(batch);
+      if (!firing.isEmpty()) {
+        // The limit was reached or a handler threw: the timers not reached stay due, first in
+        // line for the next advance, before those the handlers made due.
+        firing.takeAllLast(due);
+        DueBucket leftover = firing;
+        firing = due;
+        due = leftover;
+        due.compactIfSparse();
+      }
     }
   }
 
@@ -304,7 +396,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
    */
   @Override
   public long nextExpiryDelay() {
-    if (!due.isEmptyList() || !batch.isEmptyList()) {
+    if (!due.isEmpty() || !firing.isEmpty()) {
       return 0;
     }
     long earliest = earliestTick();
@@ -322,6 +414,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
 
   @Override
   public void clear() {
+    earliestKnown = false;
     for (int level = 0; level < levelCount; level++) {
       Level wheelLevel = levels[level];
       long[] occupied = wheelLevel.occupied;
@@ -338,33 +431,35 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     farLowWater = NO_TICK;
     farWitness = null;
     release(due);
-    release(batch);
+    release(firing);
     size = 0;
   }
 
   @Override
   public int drain(Consumer<? super TimerHandle<T>> sink) {
     Objects.requireNonNull(sink, "sink");
-    if (advancing) {
-      throw new IllegalStateException("drain must not be called from a timer handler");
+    TimerQueueChecks.checkNotInHandler(advancing, "drain");
+    earliestKnown = false;
+    int drained = 0;
+    for (CascadeTimer<T> timer; (timer = timerOf(due.pollFirst())) != null; drained++) {
+      hand(timer, sink);
     }
-    int drained = drainList(due, sink);
     for (int level = 0; level < levelCount; level++) {
       Level wheelLevel = levels[level];
       for (int digit = wheelLevel.nextMaybeOccupied(0); digit >= 0;
           digit = wheelLevel.nextMaybeOccupied(0)) {
-        drained += drainList(wheelLevel.buckets[digit], sink);
+        drained += drainBucket(wheelLevel.buckets[digit], sink);
         wheelLevel.markEmpty(digit);
       }
     }
-    return drained + drainList(far, sink);
+    return drained + drainBucket(far, sink);
   }
 
   @Override
   public void forEach(Consumer<? super TimerHandle<T>> action) {
     Objects.requireNonNull(action, "action");
     visit(due, action);
-    visit(batch, action);
+    visit(firing, action);
     for (int level = 0; level < levelCount; level++) {
       Level wheelLevel = levels[level];
       long[] occupied = wheelLevel.occupied;
@@ -382,59 +477,121 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     return "CascadeTimerQueue{now=" + now + ", size=" + size + ", levels=" + levelCount + "}";
   }
 
-  // ------------------------------------------------------------------ filing
+  // ------------------------------------------------------------------ positions
 
+  /**
+   * Returns the handle as this queue's timer, or throws if another queue created it: a pending
+   * timer must be in the slot its position names, any other must carry this queue's number.
+   */
   private CascadeTimer<T> own(TimerHandle<T> timer) {
     Objects.requireNonNull(timer, "timer");
-    if (timer instanceof CascadeTimer && ((CascadeTimer<?>) timer).queue == this) {
-      @SuppressWarnings("unchecked")
-      CascadeTimer<T> owned = (CascadeTimer<T>) timer;
-      return owned;
+    if (timer instanceof CascadeTimer<?> candidate) {
+      long position = candidate.position;
+      if (position < 0 ? position == notPending : holds(position, candidate)) {
+        @SuppressWarnings("unchecked")
+        CascadeTimer<T> owned = (CascadeTimer<T>) candidate;
+        return owned;
+      }
     }
-    throw new IllegalArgumentException("timer " + timer + " was not created by this queue");
+    throw TimerQueueChecks.foreignHandle(timer);
   }
 
-  @SuppressWarnings("unchecked")
-  private CascadeTimer<T> timerAt(Link link) {
-    return (CascadeTimer<T>) link;
+  private boolean holds(long position, CascadeTimer<?> timer) {
+    int bucket = CascadeTimer.bucketOf(position);
+    int slot = CascadeTimer.slotOf(position);
+    if (bucket < FAR_BUCKET) {
+      return dueBuckets[bucket].holds(slot, timer);
+    }
+    return bucket < buckets.length && buckets[bucket].holds(slot, timer);
+  }
+
+  /** Takes a pending timer (of this queue) out of the bucket and slot at {@code position}. */
+  private void takeOut(long position) {
+    earliestKnown = false;
+    int bucket = CascadeTimer.bucketOf(position);
+    int slot = CascadeTimer.slotOf(position);
+    if (bucket >= FAR_BUCKET) {
+      buckets[bucket].remove(slot);
+    } else {
+      DueBucket dueBucket = dueBuckets[bucket];
+      dueBucket.remove(slot);
+      if (dueBucket == due) {
+        // The firing bucket is read from its front while it fires, so only this one compacts.
+        dueBucket.compactIfSparse();
+      }
+    }
   }
 
   /**
-   * The unsigned distance from the start time of a deadline {@code distance > 0} ahead of the clock,
-   * saturating at the end of the clock's range.
+   * Where a timer is, for tests and the invariants: the index of its level, or {@link
+   * CascadeTimer#FAR}, {@link CascadeTimer#DUE}, {@link CascadeTimer#NOT_PENDING}.
+   */
+  int where(CascadeTimer<?> timer) {
+    long position = timer.position;
+    if (position < 0) {
+      return CascadeTimer.NOT_PENDING;
+    }
+    int bucket = CascadeTimer.bucketOf(position);
+    if (bucket < FAR_BUCKET) {
+      return CascadeTimer.DUE;
+    }
+    return bucket == FAR_BUCKET ? CascadeTimer.FAR : levelOfBucket(bucket);
+  }
+
+  /** The level of a level bucket's number; negative for the far and due buckets. */
+  private int levelOfBucket(int bucket) {
+    return (bucket - FIRST_LEVEL_BUCKET) >> levelBits;
+  }
+
+  /** The tick a timer in the wheel or the far bucket is filed at, from its deadline. */
+  long tickOf(CascadeTimer<?> timer) {
+    return ticks.tickOf(timer.deadline - startTime, overflowBound);
+  }
+
+  /** The position a handle of this queue holds when it is not pending. */
+  long notPendingPosition() {
+    return notPending;
+  }
+
+  @SuppressWarnings("unchecked")
+  private CascadeTimer<T> timerOf(CascadeTimer<?> timer) {
+    return (CascadeTimer<T>) timer;
+  }
+
+  // ------------------------------------------------------------------ filing
+
+  /**
+   * The unsigned distance from the start time of a deadline {@code distance > 0} ahead of the
+   * clock, saturating at the end of the clock's range.
    */
   private long keyOf(long distance) {
     long key = elapsed + distance;
     return Long.compareUnsigned(key, elapsed) < 0 ? -1L : key;
   }
 
-  /** Arms an unlinked timer: into the due list if its deadline is due, else into the wheel. */
+  /** Arms a timer that is in no bucket: into the due bucket if its deadline is due, else filed. */
   private void arm(CascadeTimer<T> timer, long deadline) {
     timer.deadline = deadline;
     long distance = deadline - now;
     if (distance <= 0) {
-      makeDue(timer);
+      due.add(timer);
     } else {
       // A deadline after the clock rounds up to a tick after the base.
       file(timer, ticks.ceil(keyOf(distance)));
     }
   }
 
-  private void makeDue(CascadeTimer<T> timer) {
-    timer.tick = base;
-    timer.where = CascadeTimer.DUE;
-    timer.linkLast(due);
-  }
-
-  /** Files an unlinked timer whose tick is after the base into its level's bucket, or far. */
-  private void file(CascadeTimer<T> timer, long tick) {
-    timer.tick = tick;
+  /** Files a timer whose tick is after the base into its level's bucket, or the far bucket. */
+  private void file(CascadeTimer<?> timer, long tick) {
+    if (earliestKnown
+        && (knownEarliest == NO_TICK || Long.compareUnsigned(tick, knownEarliest) < 0)) {
+      knownEarliest = tick;
+    }
     int level = levelOfHighestBit[63 - Long.numberOfLeadingZeros(tick - base)];
     if (level < levelCount) {
       Level wheelLevel = levels[level];
       int digit = digit(tick, level);
-      timer.where = level;
-      timer.linkLast(wheelLevel.buckets[digit]);
+      wheelLevel.buckets[digit].add(timer);
       wheelLevel.markOccupied(digit);
       long mark = wheelLevel.lowWater;
       if (mark == NO_TICK || Long.compareUnsigned(tick, mark) <= 0) {
@@ -442,8 +599,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
         wheelLevel.witness = timer;
       }
     } else {
-      timer.where = CascadeTimer.FAR;
-      timer.linkLast(far);
+      far.add(timer);
       if (farLowWater == NO_TICK || Long.compareUnsigned(tick, farLowWater) <= 0) {
         farLowWater = tick;
         farWitness = timer;
@@ -451,12 +607,13 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     }
   }
 
-  /** Files a timer taken out of a bucket or the far list again, relative to the current base. */
-  private void refile(CascadeTimer<T> timer) {
-    if (timer.tick == base) {
-      makeDue(timer);
+  /** Files a timer taken out of a bucket again, relative to the current base. */
+  private void refile(CascadeTimer<?> timer) {
+    long tick = tickOf(timer);
+    if (tick == base) {
+      due.add(timer);
     } else {
-      file(timer, timer.tick);
+      file(timer, tick);
     }
   }
 
@@ -468,7 +625,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
 
   /**
    * Moves the base to {@code target} (after it), moving every timer whose tick is at or before it
-   * to the due list. The base jumps from one occupied tick to the next, never through the empty
+   * to the due bucket. The base jumps from one occupied tick to the next, never through the empty
    * ticks between them.
    */
   private void moveBaseTo(long target) {
@@ -489,69 +646,135 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
 
   /**
    * Moves the base to {@code next}, which no timer precedes: empties, highest level first, the far
-   * list if {@code next} has left the last level's group, then in each level whose group {@code
+   * bucket if {@code next} has left the last level's group, then in each level whose group {@code
    * next} has entered the bucket of {@code next}'s digit. Every other bucket of such a level holds
    * a later group, which the move brings no nearer than one group away.
    */
   private void jumpBase(long next) {
     int changedLevel = levelOfHighestBit[63 - Long.numberOfLeadingZeros(base ^ next)];
     int highestToEmpty = Math.min(changedLevel, levelCount - 1);
+    earliestKnown = false;
     base = next;
-    if (changedLevel >= levelCount && !far.isEmptyList()) {
+    overflowBound = ticks.overflowBound(next);
+    if (changedLevel >= levelCount && !far.isEmpty()) {
       pullInFar();
     }
-    for (int level = highestToEmpty; level >= 0; level--) {
+    for (int level = highestToEmpty; level > 0; level--) {
       emptyBucket(level, digit(next, level));
+    }
+    if (highestToEmpty >= 0) {
+      emptyLevelZeroBucket(digit(next, 0));
     }
   }
 
+  /**
+   * Re-files every timer of a bucket above level 0 that the base's group has reached. A timer
+   * 2<sup>bits</sup> groups ahead, which a higher level may just have filed here, goes back to this
+   * same bucket: it is written to a slot already read, so the sweep never overwrites a timer.
+   */
   private void emptyBucket(int level, int digit) {
     Level wheelLevel = levels[level];
     if (!wheelLevel.mayBeOccupied(digit)) {
       return;
     }
     wheelLevel.markEmpty(digit);
-    Link bucket = wheelLevel.buckets[digit];
-    for (Link link = bucket.detachAll(); link != bucket; ) {
-      CascadeTimer<T> timer = timerAt(link);
-      link = link.next;
-      refile(timer);
+    Bucket bucket = wheelLevel.buckets[digit];
+    CascadeTimer<?>[] slots = bucket.slots;
+    int end = bucket.end;
+    bucket.end = 0;
+    long[] sweptTicks = this.sweptTicks;
+    for (int first = 0; first < end; first += SWEEP_CHUNK) {
+      int last = Math.min(end, first + SWEEP_CHUNK);
+      // Reading every deadline of the chunk first lets the timers' cache misses overlap; the
+      // second pass finds them in cache.
+      for (int slot = first; slot < last; slot++) {
+        sweptTicks[slot - first] = tickOf(slots[slot]);
+      }
+      for (int slot = first; slot < last; slot++) {
+        CascadeTimer<?> timer = slots[slot];
+        slots[slot] = null;
+        long tick = sweptTicks[slot - first];
+        if (tick == base) {
+          due.add(timer);
+        } else {
+          file(timer, tick);
+        }
+      }
+    }
+    if (bucket.isEmpty()) {
+      bucket.emptied();
     }
   }
 
+  /** Makes due every timer of the level-0 bucket of the base: a level-0 bucket holds one tick. */
+  private void emptyLevelZeroBucket(int digit) {
+    Level levelZero = levels[0];
+    if (!levelZero.mayBeOccupied(digit)) {
+      return;
+    }
+    levelZero.markEmpty(digit);
+    Bucket bucket = levelZero.buckets[digit];
+    CascadeTimer<?>[] slots = bucket.slots;
+    int end = bucket.end;
+    DueBucket due = this.due;
+    for (int slot = 0; slot < end; slot++) {
+      CascadeTimer<?> timer = slots[slot];
+      slots[slot] = null;
+      due.add(timer);
+    }
+    bucket.emptied();
+  }
+
   /**
-   * Sweeps the far list when the base has left the last level's group: creates the levels that its
-   * timers now need, and files them all there (or in the due list).
+   * Sweeps the far bucket when the base has left the last level's group: creates the levels that
+   * its timers now need, and files them all there (or in the due bucket).
    */
   private void pullInFar() {
     int needed = levelCount;
-    for (Link link = far.next; link != far; link = link.next) {
-      long distance = timerAt(link).tick - base;
+    CascadeTimer<?>[] slots = far.slots;
+    int end = far.end;
+    for (int slot = 0; slot < end; slot++) {
+      long distance = tickOf(slots[slot]) - base;
       if (distance != 0) {
         needed = Math.max(needed,
             levelOfHighestBit[63 - Long.numberOfLeadingZeros(distance)] + 1);
       }
     }
-    while (levelCount < needed) {
-      levels[levelCount++] = new Level(levelBits);
+    if (levelCount < needed) {
+      buckets = Arrays.copyOf(buckets, FIRST_LEVEL_BUCKET + (needed << levelBits));
+      while (levelCount < needed) {
+        int firstBucket = FIRST_LEVEL_BUCKET + (levelCount << levelBits);
+        Level level = new Level(levelBits, firstBucket, pool);
+        System.arraycopy(level.buckets, 0, buckets, firstBucket, 1 << levelBits);
+        levels[levelCount++] = level;
+      }
     }
     farLowWater = NO_TICK;
     farWitness = null;
-    for (Link link = far.detachAll(); link != far; ) {
-      CascadeTimer<T> timer = timerAt(link);
-      link = link.next;
+    for (int slot = 0; slot < end; slot++) {
+      CascadeTimer<?> timer = slots[slot];
+      slots[slot] = null;
       refile(timer);
     }
+    far.emptied();
   }
 
   // ------------------------------------------------------------------ the earliest timer
 
   /**
-   * Returns the earliest tick of any timer in the wheel or the far list, exactly, or {@link
+   * Returns the earliest tick of any timer in the wheel or the far bucket, exactly, or {@link
    * #NO_TICK} if there is none. The smallest low-water mark is the answer if its witness confirms
    * it; otherwise that level's mark is recomputed and the search repeats, at most once per level.
    */
   private long earliestTick() {
+    if (!earliestKnown) {
+      knownEarliest = searchEarliestTick();
+      earliestKnown = true;
+    }
+    return knownEarliest;
+  }
+
+  private long searchEarliestTick() {
     while (true) {
       long earliest = NO_TICK;
       int holder = -1;
@@ -571,13 +794,13 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
         return NO_TICK;
       }
       if (holder == levelCount) {
-        if (farWitness.where == CascadeTimer.FAR && farWitness.tick == earliest) {
+        if (where(farWitness) == CascadeTimer.FAR && tickOf(farWitness) == earliest) {
           return earliest;
         }
         recomputeFarLowWater();
       } else {
         CascadeTimer<?> witness = levels[holder].witness;
-        if (witness.where == holder && witness.tick == earliest) {
+        if (where(witness) == holder && tickOf(witness) == earliest) {
           return earliest;
         }
         recomputeLowWater(holder);
@@ -600,21 +823,24 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
         wheelLevel.witness = null;
         return;
       }
-      Link bucket = wheelLevel.buckets[digit];
-      if (bucket.isEmptyList()) {
+      Bucket bucket = wheelLevel.buckets[digit];
+      if (bucket.isEmpty()) {
         wheelLevel.markEmpty(digit);
         continue;
       }
-      CascadeTimer<T> earliest = timerAt(bucket.next);
+      CascadeTimer<?> earliest = bucket.slots[0];
+      long earliestTick = tickOf(earliest);
       if (level > 0) {
-        for (Link link = earliest.next; link != bucket; link = link.next) {
-          CascadeTimer<T> timer = timerAt(link);
-          if (Long.compareUnsigned(timer.tick, earliest.tick) < 0) {
+        for (int slot = 1; slot < bucket.end; slot++) {
+          CascadeTimer<?> timer = bucket.slots[slot];
+          long tick = tickOf(timer);
+          if (Long.compareUnsigned(tick, earliestTick) < 0) {
             earliest = timer;
+            earliestTick = tick;
           }
         }
       }
-      wheelLevel.lowWater = earliest.tick;
+      wheelLevel.lowWater = earliestTick;
       wheelLevel.witness = earliest;
       return;
     }
@@ -623,10 +849,11 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   private void recomputeFarLowWater() {
     farLowWater = NO_TICK;
     farWitness = null;
-    for (Link link = far.next; link != far; link = link.next) {
-      CascadeTimer<T> timer = timerAt(link);
-      if (farLowWater == NO_TICK || Long.compareUnsigned(timer.tick, farLowWater) < 0) {
-        farLowWater = timer.tick;
+    for (int slot = 0; slot < far.end; slot++) {
+      CascadeTimer<?> timer = far.slots[slot];
+      long tick = tickOf(timer);
+      if (farLowWater == NO_TICK || Long.compareUnsigned(tick, farLowWater) < 0) {
+        farLowWater = tick;
         farWitness = timer;
       }
     }
@@ -634,45 +861,53 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
 
   // ------------------------------------------------------------------ handing timers out
 
-  /** Moves up to {@code limit} timers from the head of the due list to the batch. */
-  private void takeBatch(int limit) {
-    if (limit >= size) {
-      batch.takeAllLast(due);
-      return;
-    }
-    for (int taken = 0; taken < limit && !due.isEmptyList(); taken++) {
-      Link timer = due.next;
-      timer.unlink();
-      timer.linkLast(batch);
-    }
+  private void hand(CascadeTimer<T> timer, Consumer<? super TimerHandle<T>> sink) {
+    timer.position = notPending;
+    size--;
+    sink.accept(timer);
   }
 
-  private int drainList(Link list, Consumer<? super TimerHandle<T>> sink) {
+  /** Hands out a bucket's timers from its last slot, each taken out before the sink sees it. */
+  private int drainBucket(Bucket bucket, Consumer<? super TimerHandle<T>> sink) {
     int drained = 0;
-    while (!list.isEmptyList()) {
-      CascadeTimer<T> timer = timerAt(list.next);
-      timer.unlink();
-      timer.where = CascadeTimer.NOT_PENDING;
-      size--;
+    while (!bucket.isEmpty()) {
+      int last = bucket.end - 1;
+      CascadeTimer<T> timer = timerOf(bucket.slots[last]);
+      bucket.remove(last);
       drained++;
-      sink.accept(timer);
+      hand(timer, sink);
     }
     return drained;
   }
 
-  private void release(Link list) {
-    for (Link link = list.detachAll(); link != list; ) {
-      CascadeTimer<T> timer = timerAt(link);
-      link = link.next;
-      timer.previous = null;
-      timer.next = null;
-      timer.where = CascadeTimer.NOT_PENDING;
+  private void release(Bucket bucket) {
+    CascadeTimer<?>[] slots = bucket.slots;
+    int end = bucket.end;
+    for (int slot = 0; slot < end; slot++) {
+      slots[slot].position = notPending;
+      slots[slot] = null;
+    }
+    bucket.emptied();
+  }
+
+  private void release(DueBucket bucket) {
+    for (CascadeTimer<?> timer; (timer = bucket.pollFirst()) != null; ) {
+      timer.position = notPending;
     }
   }
 
-  private void visit(Link list, Consumer<? super TimerHandle<T>> action) {
-    for (Link link = list.next; link != list; link = link.next) {
-      action.accept(timerAt(link));
+  private void visit(Bucket bucket, Consumer<? super TimerHandle<T>> action) {
+    for (int slot = 0; slot < bucket.end; slot++) {
+      action.accept(timerOf(bucket.slots[slot]));
+    }
+  }
+
+  private void visit(DueBucket bucket, Consumer<? super TimerHandle<T>> action) {
+    for (int slot = bucket.first; slot < bucket.end; slot++) {
+      CascadeTimer<?> timer = bucket.slots[slot];
+      if (timer != null) {
+        action.accept(timerOf(timer));
+      }
     }
   }
 }

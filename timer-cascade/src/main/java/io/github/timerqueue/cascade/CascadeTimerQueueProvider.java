@@ -7,13 +7,13 @@ import java.util.Set;
 
 /**
  * Provides the {@code cascade} strategy: a cascading timer wheel after the ccan design, with levels
- * of 2<sup>levelBits</sup> buckets and a far list for what lies beyond the last level.
+ * of 2<sup>levelBits</sup> buckets and a far bucket for what lies beyond the last level.
  *
  * <p>It accepts one option, {@value #LEVEL_BITS}: the number of bits of a tick that each level
  * resolves, an integer from {@value #MIN_LEVEL_BITS} to {@value #MAX_LEVEL_BITS}, by default {@value
  * #DEFAULT_LEVEL_BITS} (256 buckets per level, as in ccan). Wider levels mean fewer levels and fewer
- * cascades, but each level costs 2<sup>levelBits</sup> list heads and a longer bitmap scan when its
- * earliest timer has to be found again.
+ * cascades, but each level costs 2<sup>levelBits</sup> bucket objects and a longer bitmap scan when
+ * its earliest timer has to be found again.
  */
 public final class CascadeTimerQueueProvider implements TimerQueueProvider {
 
@@ -37,7 +37,7 @@ public final class CascadeTimerQueueProvider implements TimerQueueProvider {
 
   @Override
   public String description() {
-    return "cascading timer wheel (ccan design): levels of 2^levelBits buckets plus a far list; "
+    return "cascading timer wheel (ccan design): levels of 2^levelBits buckets plus a far bucket; "
         + "O(1) schedule and cancel, timers re-filed a level at a time as the clock nears them";
   }
 

@@ -13,8 +13,8 @@ package io.github.timerqueue.cascade;
  * lower bound that becomes exact again when it is {@linkplain CascadeTimerQueue tightened}.
  */
 final class Level {
-  /** Sentinels of the buckets' lists, indexed by digit. */
-  final Link[] buckets;
+  /** The buckets, indexed by digit. */
+  final Bucket[] buckets;
   /** Bit {@code d} is set if bucket {@code d} may hold timers; clear only if it is empty. */
   final long[] occupied;
   /**
@@ -28,11 +28,15 @@ final class Level {
    */
   CascadeTimer<?> witness;
 
-  Level(int bits) {
+  /**
+   * Creates a level whose bucket of digit {@code d} is numbered {@code firstBucket + d}, with
+   * arrays from {@code pool}.
+   */
+  Level(int bits, int firstBucket, SlotPool pool) {
     int size = 1 << bits;
-    buckets = new Link[size];
+    buckets = new Bucket[size];
     for (int digit = 0; digit < size; digit++) {
-      buckets[digit] = Link.newList();
+      buckets[digit] = new Bucket(firstBucket + digit, pool);
     }
     occupied = new long[(size + Long.SIZE - 1) / Long.SIZE];
   }

@@ -10,15 +10,20 @@ import java.util.function.Supplier;
  * that says which rule broke.
  *
  * <ul>
- *   <li>Exactly the first {@code levelCount} levels exist, and no more than 64 bits need.
- *   <li>Every list is a well-formed circle, and every pending timer is in exactly one list, which
- *       its {@code where} names; their number is {@code size()}.
+ *   <li>Exactly the first {@code levelCount} levels exist, and no more than 64 bits need; the
+ *       directory of buckets maps each number to the bucket of that number.
+ *   <li>Every pending timer is in exactly one slot, and its position names that bucket and slot;
+ *       their number is {@code size()}. Level and far buckets hold timers in slots {@code 0} to
+ *       {@code end - 1} and nothing after; due buckets hold {@code live} timers between {@code
+ *       first} and {@code end}, and nothing outside.
+ *   <li>No bucket holds more cancelled slots than its bound: none in a level or far bucket, at most
+ *       one per live timer plus {@link DueBucket#SLACK} in the due bucket.
  *   <li>A timer in bucket {@code d} of level {@code L} has level-{@code L} digit {@code d}, and its
  *       level-{@code L} group is one of the 2<sup>bits</sup> groups after the base's own.
- *   <li>A timer in the far list lies beyond the last level's group of the base.
- *   <li>Due timers have ticks at or before the base, in order; the batch is empty between advances.
- *   <li>Low-water marks are lower bounds of their level's (or the far list's) ticks, and the bit of
- *       every occupied bucket is set.
+ *   <li>A timer in the far bucket lies beyond the last level's group of the base.
+ *   <li>Due timers are due; the firing bucket is empty between advances.
+ *   <li>Low-water marks are lower bounds of their level's (or the far bucket's) ticks, and the bit
+ *       of every occupied bucket is set.
  * </ul>
  */
 final class CascadeInvariants {
@@ -38,6 +43,10 @@ final class CascadeInvariants {
           () -> "level " + index + " exists: " + (queue.levels[index] != null)
               + " but levelCount is " + queue.levelCount);
     }
+    require(queue.buckets.length
+            == CascadeTimerQueue.FIRST_LEVEL_BUCKET + (queue.levelCount << bits),
+        "directory of " + queue.buckets.length + " buckets for " + queue.levelCount + " levels");
+    require(queue.buckets[CascadeTimerQueue.FAR_BUCKET] == queue.far, "far bucket's number");
 
     for (int level = 0; level < queue.levelCount; level++) {
       for (int digit = 0; digit < 1 << bits; digit++) {
@@ -45,35 +54,49 @@ final class CascadeInvariants {
       }
     }
 
-    walk(queue, queue.far, seen, () -> "far list");
+    walk(queue, queue.far, seen, () -> "far bucket");
     int farShift = queue.levelCount * bits;
-    for (Link link = queue.far.next; link != queue.far; link = link.next) {
-      CascadeTimer<?> timer = (CascadeTimer<?>) link;
-      Supplier<String> at = () -> "timer at tick " + Long.toUnsignedString(timer.tick)
-          + " in the far list, base " + Long.toUnsignedString(base) + ", " + queue.levelCount
+    for (int slot = 0; slot < queue.far.end; slot++) {
+      CascadeTimer<?> timer = queue.far.slots[slot];
+      long tick = queue.tickOf(timer);
+      Supplier<String> at = () -> "timer at tick " + Long.toUnsignedString(tick)
+          + " in the far bucket, base " + Long.toUnsignedString(base) + ", " + queue.levelCount
           + " levels";
-      require(timer.where == CascadeTimer.FAR, () -> at.get() + " says it is in " + timer.where);
+      require(queue.where(timer) == CascadeTimer.FAR,
+          () -> at.get() + " says it is in " + queue.where(timer));
       require(farShift < 64, () -> at.get() + ": every level exists, so nothing may be far");
-      require(Long.compareUnsigned(timer.tick >>> farShift, base >>> farShift) > 0,
+      require(Long.compareUnsigned(tick >>> farShift, base >>> farShift) > 0,
           () -> at.get() + ": not beyond the last level");
       require(queue.farLowWater != CascadeTimerQueue.NO_TICK
-              && Long.compareUnsigned(queue.farLowWater, timer.tick) <= 0,
-          () -> at.get() + ": below the far list's low-water mark");
+              && Long.compareUnsigned(queue.farLowWater, tick) <= 0,
+          () -> at.get() + ": below the far bucket's low-water mark");
     }
 
-    walk(queue, queue.due, seen, () -> "due list");
-    long previousTick = 0;
-    for (Link link = queue.due.next; link != queue.due; link = link.next) {
-      CascadeTimer<?> timer = (CascadeTimer<?>) link;
-      require(timer.where == CascadeTimer.DUE, "due timer says it is in " + timer.where);
-      require(Long.compareUnsigned(timer.tick, base) <= 0, "due timer after the base");
-      require(Long.compareUnsigned(previousTick, timer.tick) <= 0, "due list out of tick order");
-      previousTick = timer.tick;
+    walk(queue, queue.due, seen, () -> "due bucket");
+    for (int slot = queue.due.first; slot < queue.due.end; slot++) {
+      CascadeTimer<?> timer = queue.due.slots[slot];
+      if (timer != null) {
+        require(queue.where(timer) == CascadeTimer.DUE, "due timer says it is in "
+            + queue.where(timer));
+        require(queue.now() - timer.deadline() >= 0 || deadlineRoundsToTheBase(queue, timer),
+            () -> "due timer " + timer + " is not due at " + queue.now());
+      }
     }
-    require(queue.batch.isEmptyList(), "the batch is not empty between advances");
+    int holes = queue.due.end - queue.due.first - queue.due.live;
+    require(holes <= queue.due.live + DueBucket.SLACK,
+        () -> "the due bucket holds " + holes + " cancelled slots for " + queue.due.live
+            + " timers");
+    require(queue.firing.isEmpty() && queue.firing.end == 0,
+        "the firing bucket is not empty between advances");
 
     require(seen.size() == queue.size(),
-        "the lists hold " + seen.size() + " timers but size() is " + queue.size());
+        "the buckets hold " + seen.size() + " timers but size() is " + queue.size());
+  }
+
+  /** Whether a due timer with a deadline after the clock was made due because its tick came. */
+  private static boolean deadlineRoundsToTheBase(CascadeTimerQueue<?> queue, CascadeTimer<?> timer) {
+    long key = timer.deadline() - queue.startTime;
+    return Long.compareUnsigned(queue.ticks.ceil(key), queue.base) <= 0;
   }
 
   private static void checkBucket(
@@ -82,51 +105,83 @@ final class CascadeInvariants {
     long base = queue.base;
     Level wheelLevel = queue.levels[level];
     int shift = level * bits;
-    Link bucket = wheelLevel.buckets[digit];
+    Bucket bucket = wheelLevel.buckets[digit];
+    require(queue.buckets[bucket.number] == bucket,
+        () -> "level " + level + " bucket " + digit + " is not found by its number");
     int count = walk(queue, bucket, seen, () -> "level " + level + " bucket " + digit);
     require(count == 0 || wheelLevel.mayBeOccupied(digit),
         () -> "level " + level + " bucket " + digit + " holds timers but its bit is clear");
-    for (Link link = bucket.next; link != bucket; link = link.next) {
-      CascadeTimer<?> timer = (CascadeTimer<?>) link;
-      Supplier<String> at = () -> "timer at tick " + Long.toUnsignedString(timer.tick)
+    for (int slot = 0; slot < bucket.end; slot++) {
+      CascadeTimer<?> timer = bucket.slots[slot];
+      long tick = queue.tickOf(timer);
+      Supplier<String> at = () -> "timer at tick " + Long.toUnsignedString(tick)
           + " in level " + level + " bucket " + digit + ", base " + Long.toUnsignedString(base);
-      require(timer.where == level, () -> at.get() + " says it is in " + timer.where);
-      require(((timer.tick >>> shift) & ((1L << bits) - 1)) == digit,
-          () -> at.get() + ": wrong digit");
-      require(Long.compareUnsigned(timer.tick, base) > 0, () -> at.get() + ": not after the base");
-      long groupsAhead = (timer.tick >>> shift) - (base >>> shift);
+      require(queue.where(timer) == level,
+          () -> at.get() + " says it is in " + queue.where(timer));
+      require(((tick >>> shift) & ((1L << bits) - 1)) == digit, () -> at.get() + ": wrong digit");
+      require(Long.compareUnsigned(tick, base) > 0, () -> at.get() + ": not after the base");
+      long groupsAhead = (tick >>> shift) - (base >>> shift);
       require(groupsAhead >= 1 && groupsAhead <= 1L << bits,
           () -> at.get() + ": " + groupsAhead + " groups ahead of the base's");
       require(wheelLevel.lowWater != CascadeTimerQueue.NO_TICK
-              && Long.compareUnsigned(wheelLevel.lowWater, timer.tick) <= 0,
+              && Long.compareUnsigned(wheelLevel.lowWater, tick) <= 0,
           () -> at.get() + ": below the level's low-water mark "
               + Long.toUnsignedString(wheelLevel.lowWater));
     }
   }
 
-  /** Checks that a handle that is not pending is linked nowhere. */
-  static void checkNotPending(CascadeTimer<?> timer) {
-    require(timer.where == CascadeTimer.NOT_PENDING, "where is " + timer.where);
-    require(timer.previous == null && timer.next == null, "a timer not pending is still linked");
+  /** Checks that a handle that is not pending sits in no slot and names its queue. */
+  static void checkNotPending(CascadeTimerQueue<?> queue, CascadeTimer<?> timer) {
+    require(queue.where(timer) == CascadeTimer.NOT_PENDING, "where is " + queue.where(timer));
+    require(timer.position == queue.notPendingPosition(),
+        "a timer not pending does not carry its queue's number");
     require(!timer.isPending(), "isPending");
   }
 
+  /** Walks an unordered bucket: every slot before its end holds a timer that knows its place. */
   private static int walk(
-      CascadeTimerQueue<?> queue, Link list, Set<CascadeTimer<?>> seen, Supplier<String> name) {
-    int count = 0;
-    Link link = list;
-    do {
-      require(link.next != null && link.next.previous == link, () -> name.get() + ": broken links");
-      link = link.next;
-      if (link != list) {
-        require(link instanceof CascadeTimer, () -> name.get() + ": a sentinel inside the list");
-        CascadeTimer<?> timer = (CascadeTimer<?>) link;
-        require(timer.queue == queue, () -> name.get() + ": a timer of another queue");
-        require(seen.add(timer), () -> name.get() + ": a timer in two places, or a loop");
-        count++;
+      CascadeTimerQueue<?> queue, Bucket bucket, Set<CascadeTimer<?>> seen, Supplier<String> name) {
+    require(bucket.end >= 0 && bucket.end <= bucket.slots.length, () -> name.get() + ": end");
+    for (int slot = bucket.end; slot < bucket.slots.length; slot++) {
+      int index = slot;
+      require(bucket.slots[slot] == null, () -> name.get() + ": slot " + index + " after the end");
+    }
+    for (int slot = 0; slot < bucket.end; slot++) {
+      checkSlot(queue, bucket.slots[slot], bucket.number, slot, seen, name);
+    }
+    return bucket.end;
+  }
+
+  private static void walk(
+      CascadeTimerQueue<?> queue, DueBucket bucket, Set<CascadeTimer<?>> seen,
+      Supplier<String> name) {
+    require(0 <= bucket.first && bucket.first <= bucket.end && bucket.end <= bucket.slots.length,
+        () -> name.get() + ": first " + bucket.first + ", end " + bucket.end);
+    int live = 0;
+    for (int slot = 0; slot < bucket.slots.length; slot++) {
+      CascadeTimer<?> timer = bucket.slots[slot];
+      if (timer == null) {
+        continue;
       }
-    } while (link != list);
-    return count;
+      int index = slot;
+      require(slot >= bucket.first && slot < bucket.end,
+          () -> name.get() + ": a timer in slot " + index + " outside first and end");
+      checkSlot(queue, timer, bucket.number, slot, seen, name);
+      live++;
+    }
+    int counted = live;
+    require(counted == bucket.live, () -> name.get() + ": " + counted + " timers, live says "
+        + bucket.live);
+    require(bucket.live > 0 || bucket.end == 0, () -> name.get() + ": empty but not reset");
+  }
+
+  private static void checkSlot(CascadeTimerQueue<?> queue, CascadeTimer<?> timer, int bucket,
+      int slot, Set<CascadeTimer<?>> seen, Supplier<String> name) {
+    require(timer != null, () -> name.get() + ": a hole in slot " + slot);
+    require(timer.position == CascadeTimer.position(bucket, slot),
+        () -> name.get() + ": the timer in slot " + slot + " has position "
+            + Long.toHexString(timer.position));
+    require(seen.add(timer), () -> name.get() + ": a timer in two places");
   }
 
   private static void require(boolean condition, String message) {

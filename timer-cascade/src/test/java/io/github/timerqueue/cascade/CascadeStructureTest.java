@@ -60,7 +60,7 @@ class CascadeStructureTest {
           timers.add(handle);
           int level = levelOf(distance, bits);
           int expected = level < queue.levelCount ? level : CascadeTimer.FAR;
-          assertThat(timer(handle).where).as("%s from base %d", handle.payload(), base)
+          assertThat(queue.where(timer(handle))).as("%s from base %d", handle.payload(), base)
               .isEqualTo(expected);
           CascadeInvariants.check(queue);
         }
@@ -109,34 +109,34 @@ class CascadeStructureTest {
     CascadeTimer<String> seven = timer(queue.schedule(7, "7"));
     CascadeTimer<String> thirteen = timer(queue.schedule(13, "13"));
     CascadeTimer<String> twentyTwo = timer(queue.schedule(22, "22"));
-    assertThat(seven.where).isZero();
-    assertThat(queue.levels[0].buckets[3].next).isSameAs(seven);
-    assertThat(thirteen.where).isEqualTo(1);
-    assertThat(queue.levels[1].buckets[3].next).isSameAs(thirteen);
-    assertThat(twentyTwo.where).isEqualTo(2);
-    assertThat(queue.levels[2].buckets[1].next).isSameAs(twentyTwo);
+    assertThat(queue.where(seven)).isZero();
+    assertThat(queue.levels[0].buckets[3].slots).startsWith(seven);
+    assertThat(queue.where(thirteen)).isEqualTo(1);
+    assertThat(queue.levels[1].buckets[3].slots).startsWith(thirteen);
+    assertThat(queue.where(twentyTwo)).isEqualTo(2);
+    assertThat(queue.levels[2].buckets[1].slots).startsWith(twentyTwo);
     List<String> fired = new ArrayList<>();
 
     queue.advance(7, timer -> fired.add(timer.payload()));
     assertThat(fired).containsExactly("7");
     queue.advance(11, timer -> fired.add(timer.payload()));
-    assertThat(thirteen.where).isEqualTo(1);
+    assertThat(queue.where(thirteen)).isEqualTo(1);
     queue.advance(12, timer -> fired.add(timer.payload()));
-    assertThat(thirteen.where).isZero();
-    assertThat(queue.levels[0].buckets[1].next).isSameAs(thirteen);
+    assertThat(queue.where(thirteen)).isZero();
+    assertThat(queue.levels[0].buckets[1].slots).startsWith(thirteen);
     queue.advance(13, timer -> fired.add(timer.payload()));
     assertThat(fired).containsExactly("7", "13");
 
     queue.advance(15, timer -> fired.add(timer.payload()));
-    assertThat(twentyTwo.where).isEqualTo(2);
+    assertThat(queue.where(twentyTwo)).isEqualTo(2);
     queue.advance(16, timer -> fired.add(timer.payload()));
-    assertThat(twentyTwo.where).isEqualTo(1);
-    assertThat(queue.levels[1].buckets[1].next).isSameAs(twentyTwo);
+    assertThat(queue.where(twentyTwo)).isEqualTo(1);
+    assertThat(queue.levels[1].buckets[1].slots).startsWith(twentyTwo);
     queue.advance(19, timer -> fired.add(timer.payload()));
-    assertThat(twentyTwo.where).isEqualTo(1);
+    assertThat(queue.where(twentyTwo)).isEqualTo(1);
     queue.advance(20, timer -> fired.add(timer.payload()));
-    assertThat(twentyTwo.where).isZero();
-    assertThat(queue.levels[0].buckets[2].next).isSameAs(twentyTwo);
+    assertThat(queue.where(twentyTwo)).isZero();
+    assertThat(queue.levels[0].buckets[2].slots).startsWith(twentyTwo);
     queue.advance(21, timer -> fired.add(timer.payload()));
     assertThat(fired).containsExactly("7", "13");
     queue.advance(22, timer -> fired.add(timer.payload()));
@@ -150,25 +150,25 @@ class CascadeStructureTest {
     assertThat(queue.levelCount).isZero();
 
     TimerHandle<String> soon = queue.schedule(5, "soon");
-    assertThat(timer(soon).where).isEqualTo(CascadeTimer.FAR);
+    assertThat(queue.where(timer(soon))).isEqualTo(CascadeTimer.FAR);
     queue.advance(1, timer -> {});
     assertThat(queue.levelCount).as("a timer 4 ticks away needs level 0 only").isEqualTo(1);
-    assertThat(timer(soon).where).isZero();
+    assertThat(queue.where(timer(soon))).isZero();
 
     TimerHandle<String> later = queue.schedule(0x301, "later");
-    assertThat(timer(later).where).as("level 2 is not there yet").isEqualTo(CascadeTimer.FAR);
+    assertThat(queue.where(timer(later))).as("level 2 is not there yet").isEqualTo(CascadeTimer.FAR);
     queue.advance(0xF, timer -> {});
     assertThat(queue.levelCount).as("the far list waits for the last level's group to change")
         .isEqualTo(1);
     queue.advance(0x10, timer -> {});
     assertThat(queue.levelCount).isEqualTo(3);
-    assertThat(timer(later).where).isEqualTo(2);
+    assertThat(queue.where(timer(later))).isEqualTo(2);
 
     TimerHandle<String> muchLater = queue.schedule(0x10_0010, "much later");
-    assertThat(timer(muchLater).where).isEqualTo(CascadeTimer.FAR);
+    assertThat(queue.where(timer(muchLater))).isEqualTo(CascadeTimer.FAR);
     queue.advance(0x1000, timer -> {});
     assertThat(queue.levelCount).as("0xFF010 from the new base needs level 4").isEqualTo(5);
-    assertThat(timer(muchLater).where).isEqualTo(4);
+    assertThat(queue.where(timer(muchLater))).isEqualTo(4);
     CascadeInvariants.check(queue);
 
     queue.cancel(muchLater);
@@ -178,23 +178,23 @@ class CascadeStructureTest {
   }
 
   @Test
-  void deletingIsUnlinkingWithNoOtherBookkeeping() {
+  void deletingClearsOneSlotWithNoOtherBookkeeping() {
     CascadeTimerQueue<String> queue = new CascadeTimerQueue<>(TimerConfig.defaults(), 8);
     queue.schedule(1 << 20, "keeps the levels");
     queue.advance(1, timer -> {});
     TimerHandle<String> first = queue.schedule(300, "first");
     TimerHandle<String> second = queue.schedule(310, "second");
     Level levelOne = queue.levels[1];
-    assertThat(timer(first).where).isEqualTo(1);
+    assertThat(queue.where(timer(first))).isEqualTo(1);
     assertThat(levelOne.lowWater).isEqualTo(300);
     assertThat(levelOne.witness).isSameAs(first);
 
     assertThat(queue.cancel(first)).isTrue();
-    CascadeInvariants.checkNotPending(timer(first));
+    CascadeInvariants.checkNotPending(queue, timer(first));
     assertThat(levelOne.lowWater).as("the low-water mark is left as it was").isEqualTo(300);
     assertThat(levelOne.witness).isSameAs(first);
     assertThat(queue.cancel(second)).isTrue();
-    assertThat(levelOne.buckets[1].isEmptyList()).isTrue();
+    assertThat(levelOne.buckets[1].isEmpty()).isTrue();
     assertThat(levelOne.mayBeOccupied(1)).as("the bucket's bit is left set").isTrue();
     CascadeInvariants.check(queue);
 

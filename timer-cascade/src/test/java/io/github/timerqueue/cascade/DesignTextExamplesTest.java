@@ -70,13 +70,9 @@ class DesignTextExamplesTest {
   /** Asserts the level and bucket a timer is filed in. */
   private void assertFiled(TimerHandle<String> handle, int level, int bucket) {
     CascadeTimer<String> timer = timer(handle);
-    assertThat(timer.where).as("level of %s", timer.payload()).isEqualTo(level);
-    boolean found = false;
-    Link list = queue.levels[level].buckets[bucket];
-    for (Link link = list.next; link != list; link = link.next) {
-      found |= link == timer;
-    }
-    assertThat(found).as("%s is in level %d bucket %d", timer.payload(), level, bucket).isTrue();
+    assertThat(queue.where(timer)).as("level of %s", timer.payload()).isEqualTo(level);
+    Bucket filed = queue.levels[level].buckets[bucket];
+    assertThat(filed.holds(CascadeTimer.slotOf(timer.position), timer)).as("%s is in level %d bucket %d", timer.payload(), level, bucket).isTrue();
   }
 
   /**
@@ -87,7 +83,7 @@ class DesignTextExamplesTest {
     start(levelBits);
     TimerHandle<String> keeper = queue.schedule(at(5, 0, 0, 2, 0, 0, 0), "keeper");
     assertThat(queue.levelCount).isZero();
-    assertThat(timer(keeper).where).isEqualTo(CascadeTimer.FAR);
+    assertThat(queue.where(timer(keeper))).isEqualTo(CascadeTimer.FAR);
     advanceTo(offset(0, 0, 0));
     assertThat(queue.levelCount).isEqualTo(4);
     assertFiled(keeper, 3, 2);
@@ -149,7 +145,7 @@ class DesignTextExamplesTest {
     assertThat(ten.isPending()).isFalse();
     assertFiled(fifteen, 0, 5);
     assertFiled(nineteen, 0, nine());
-    assertThat(queue.levels[1].buckets[1].isEmptyList()).isTrue();
+    assertThat(queue.levels[1].buckets[1].isEmpty()).isTrue();
   }
 
   @ParameterizedTest(name = "levelBits {0}")
@@ -211,8 +207,8 @@ class DesignTextExamplesTest {
     // Then bucket 0 of the second level (500,000,100 - ...109).
     assertFiled(oneOhTwo, 0, 2);
     assertFiled(twoHundred, 2, 2);
-    assertThat(queue.levels[2].buckets[1].isEmptyList()).isTrue();
-    assertThat(queue.levels[1].buckets[0].isEmptyList()).isTrue();
+    assertThat(queue.levels[2].buckets[1].isEmpty()).isTrue();
+    assertThat(queue.levels[1].buckets[0].isEmpty()).isTrue();
 
     stepTo(offset(1, 2, 3));
     assertThat(fired).containsExactly(
@@ -250,12 +246,12 @@ class DesignTextExamplesTest {
     // "If there's no third level, we just add it to the 'far' list": here there is no fourth.
     TimerHandle<String> fifteenHundred = queue.schedule(at(5, 0, 0, 1, 5, 0, 0), "1500");
     TimerHandle<String> twentyFiveHundred = queue.schedule(at(5, 0, 0, 2, 5, 0, 0), "2500");
-    assertThat(timer(fifteenHundred).where).isEqualTo(CascadeTimer.FAR);
-    assertThat(timer(twentyFiveHundred).where).isEqualTo(CascadeTimer.FAR);
+    assertThat(queue.where(timer(fifteenHundred))).isEqualTo(CascadeTimer.FAR);
+    assertThat(queue.where(timer(twentyFiveHundred))).isEqualTo(CascadeTimer.FAR);
 
     // The far list is left alone while the base stays in the last level's group.
     advanceTo(at(5, 0, 0, 0, nine(), nine(), nine()));
-    assertThat(timer(fifteenHundred).where).isEqualTo(CascadeTimer.FAR);
+    assertThat(queue.where(timer(fifteenHundred))).isEqualTo(CascadeTimer.FAR);
     assertThat(queue.levelCount).isEqualTo(3);
 
     advanceTo(at(5, 0, 0, 1, 0, 0, 0));
@@ -264,6 +260,6 @@ class DesignTextExamplesTest {
     // And rather than keep checking it, the level that 2500 needs is added.
     assertThat(queue.levelCount).isEqualTo(4);
     assertFiled(twentyFiveHundred, 3, 2);
-    assertThat(queue.far.isEmptyList()).isTrue();
+    assertThat(queue.far.isEmpty()).isTrue();
   }
 }

@@ -48,7 +48,7 @@ class RecordedSequenceTest {
       } else if (roll < 85) {
         Expected victim = pending.remove(random.nextInt(pending.size()));
         assertThat(queue.cancel(victim.timer())).isTrue();
-        CascadeInvariants.checkNotPending(victim.timer());
+        CascadeInvariants.checkNotPending(queue, victim.timer());
       } else {
         int index = random.nextInt(pending.size());
         CascadeTimer<Integer> timer = pending.get(index).timer();
@@ -95,8 +95,8 @@ class RecordedSequenceTest {
 
     assertThat(queue.size()).isZero();
     CascadeInvariants.check(queue);
-    assertThat(queue.far.isEmptyList()).isTrue();
-    assertThat(queue.due.isEmptyList()).isTrue();
+    assertThat(queue.far.isEmpty()).isTrue();
+    assertThat(queue.due.isEmpty()).isTrue();
     for (int level = 0; level < queue.levelCount; level++) {
       Level wheelLevel = queue.levels[level];
       assertThat(wheelLevel.lowWater).as("low-water mark of level %d", level)

@@ -40,9 +40,9 @@ class ScheduleWithinTest {
     Set<Integer> plainLevels = new LinkedHashSet<>();
 
     while (queue.now() < 0x5000_0200L) {
-      withinLevels.add(((CascadeTimer<String>) within).where);
+      withinLevels.add(queue.where((CascadeTimer<String>) within));
       if (plain.isPending()) {
-        plainLevels.add(((CascadeTimer<String>) plain).where);
+        plainLevels.add(queue.where((CascadeTimer<String>) plain));
       }
       queue.advance(queue.now() + 1, timer -> fired.add(timer.payload() + "@"
           + Long.toHexString(queue.now())));

@@ -3,26 +3,35 @@ package io.github.timerqueue.hitime;
 import io.github.timerqueue.TimerHandle;
 
 /**
- * A timer of a {@link HiTimeTimerQueue}: its handle, and its node in one of the queue's lists (a
- * bin, the expired list, or the firing list of the running advance). It is pending exactly while
- * it is in one of them.
+ * A timer of a {@link HiTimeTimerQueue}: its handle, and its slot in the one bucket it is in while
+ * it is pending, a bin or a bucket of due timers. It is pending exactly while {@link #slot} is not
+ * negative.
+ *
+ * <p>Four fields, so that with compressed references a timer takes 32 bytes, half a cache line,
+ * and never straddles two. Hence what is not here: the tick at which the timer is due, which is
+ * derived from the deadline ({@link HiTimeTimerQueue#tickOf}); and the bucket, which follows from
+ * the slot and the tick ({@link HiTimeTimerQueue#bucketOf}): a bin is the bucket of the highest
+ * bit in which the tick differs from the clock's, and a slot of a bucket of due timers carries
+ * {@link #DUE_SLOT}. Moving a timer to another bucket therefore writes an {@code int} to it, not
+ * a reference, which spares the garbage collector's write barrier.
  */
-final class HiTimeTimer<T> extends TimerLink implements TimerHandle<T> {
+final class HiTimeTimer<T> implements TimerHandle<T> {
+  /** The {@link #slot} of a timer that is in no bucket. */
+  static final int NOT_PENDING = -1;
+  /** The bit of {@link #slot} that says the timer is in a bucket of due timers, not in a bin. */
+  static final int DUE_SLOT = 1 << 30;
+  /** The bits of {@link #slot} that number the slot in its bucket. */
+  static final int SLOT_INDEX = DUE_SLOT - 1;
+
+  /** The queue that created the timer. */
   final HiTimeTimerQueue<T> queue;
   final T payload;
   long deadline;
   /**
-   * The tick (a whole number of resolutions from the start time, compared unsigned) at which the
-   * timer is due: its deadline rounded up to the resolution. For a timer armed already due, the
-   * tick it was armed in.
+   * Its slot number, with {@link #DUE_SLOT} if its bucket holds due timers, or {@link
+   * #NOT_PENDING}: pending if and only if not negative.
    */
-  long tick;
-  /**
-   * The bin the timer was last placed in. A bulk expiry moves whole bins to the expired list
-   * without visiting their timers, so for a timer that is no longer in a bin this is stale; the
-   * queue only uses it to re-check whether that bin became empty, which is right either way.
-   */
-  int bin;
+  int slot = NOT_PENDING;
 
   HiTimeTimer(HiTimeTimerQueue<T> queue, T payload) {
     this.queue = queue;
@@ -41,7 +50,7 @@ final class HiTimeTimer<T> extends TimerLink implements TimerHandle<T> {
 
   @Override
   public boolean isPending() {
-    return isLinked();
+    return slot >= 0;
   }
 
   @Override

@@ -4,31 +4,32 @@ import io.github.timerqueue.TimerConfig;
 import io.github.timerqueue.TimerHandle;
 import io.github.timerqueue.TimerQueue;
 import io.github.timerqueue.spi.TimerQueueChecks;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
  * The {@code hitime} strategy: a hierarchical timeout manager whose 64 bins are the bits of a
- * {@code long}. A timer waits in the bin of the highest bit in which its deadline differs from now;
- * as time passes, the high bits of the deadline are stripped off one by one until nothing is left
- * and the timer fires.
+ * {@code long}, after Craig Jacobson's
+ * <a href="https://github.com/craig8196/hitime">hitime</a>. A timer waits in the bin of the
+ * highest bit in which its deadline differs from now; as time passes, the high bits of the
+ * deadline are stripped off one by one until nothing is left and the timer fires.
  *
  * <h2>Design</h2>
  * Time is counted in <em>ticks</em>: whole resolutions since the start time, as an unsigned {@code
  * long}. The clock's tick is {@code elapsed / resolution} (rounded down) and a timer's tick is
  * its deadline rounded <em>up</em> to a tick, so a timer can never fire early. A timer whose
- * deadline is at or before {@link #now()} goes straight to the <em>expired list</em>; any other
- * timer has a tick above the clock's and waits in bin {@code highestOneBit(tick XOR nowTick)}. The
- * bins are first in, first out lists linked through the timers themselves, and a 64-bit occupancy
- * bitmap says which are non-empty.
+ * deadline is at or before {@link #now()} is <em>due</em> at once; any other timer has a tick
+ * above the clock's and waits in bin {@code highestOneBit(tick XOR nowTick)}. Each bin is a
+ * first in, first out bucket of timers, and a 64-bit occupancy bitmap says which are non-empty.
  *
  * <p>When the clock moves from tick {@code last} to tick {@code now}, let {@code c} be the highest
- * bit in which they differ. Every bin below {@code c} is entirely due and is moved to the expired
- * list whole, without looking at its timers; every bin above {@code c} is unaffected; bin {@code c}
- * alone is re-examined, and each of its timers either fires or moves to a strictly lower bin. (The
- * proof is at {@code moveClockTo}.) The seed design bulk-expires only bin 0 and the bins below
- * {@code highestOneBit(now - last)} and re-examines the bins from there up to {@code c}; every
- * timer in those bins below {@code c} is due, so this implementation expires them in bulk as well.
+ * bit in which they differ. Every bin below {@code c} is entirely due and becomes due whole,
+ * without looking at its timers; every bin above {@code c} is unaffected; bin {@code c} alone is
+ * re-examined, and each of its timers either is due or moves to a strictly lower bin. (The proof
+ * is at {@code moveClockTo}.) The original bulk-expires only bin 0 and the bins below {@code
+ * highestOneBit(now - last)} and re-examines the bins from there up to {@code c}; every timer in
+ * those bins below {@code c} is due, so this implementation expires them in bulk as well.
  *
  * <p>The time until the next timer can fire is the time until the clock's bit of the lowest
  * non-empty bin next flips, found with one {@link Long#numberOfTrailingZeros} of the bitmap.
@@ -46,39 +47,42 @@ import java.util.function.Consumer;
  *
  * Each step strips the top bit from what is left of the deadline: 1101, 0101, 0001. Had the caller
  * gone from 0 straight to {@code advance(20)} (binary 10100, highest changed bit 4), bin 3 would
- * have been moved to the expired list whole: a timer in bin 3 agrees with now above bit 3, so its
- * deadline is below 16 and therefore below 20.
+ * have become due whole: a timer in bin 3 agrees with now above bit 3, so its deadline is below 16
+ * and therefore below 20.
  *
  * <h2>Ordering</h2>
  * An {@code advance} hands out first the due timers left over by an earlier advance (by its {@code
  * limit} or by a throwing handler), then those armed at or before {@code now()} in the order they
  * were armed, then the bins that became due in increasing bin order, each first in, first out, and
  * last the due timers of the re-examined bin, first in, first out. The bins are ordered among
- * themselves (every tick in a lower bin is below every tick in a higher one) but a bulk-expired bin
- * is not sorted inside: from tick 0, deadlines 3 then 2 share bin 1 and, if the clock jumps past
- * both, fire as 3, 2. Timers with equal ticks always share a bin and keep their arming order.
- * Hence: a caller that schedules only future deadlines and always advances to {@code now() +
- * nextExpiryDelay()} receives the timers sorted by tick (with resolution 1: by deadline), first in,
- * first out among equal ticks, because each such advance fires only timers of the lowest bin whose
- * tick is the one just reached. A rescheduled timer counts as armed when it was rescheduled.
+ * themselves (every tick in a lower bin is below every tick in a higher one) but a bin that
+ * becomes due whole is not sorted inside: from tick 0, deadlines 3 then 2 share bin 1 and, if the
+ * clock jumps past both, fire as 3, 2. Timers with equal ticks always share a bin and keep their
+ * arming order. Hence: a caller that schedules only future deadlines and always advances to {@code
+ * now() + nextExpiryDelay()} receives the timers sorted by tick (with resolution 1: by deadline),
+ * first in, first out among equal ticks, because each such advance fires only timers of the lowest
+ * bin whose tick is the one just reached. A rescheduled timer counts as armed when it was
+ * rescheduled.
  *
  * <h2>Costs</h2>
  * With {@code n} pending timers:
  *
  * <ul>
- *   <li>{@code schedule}, {@code scheduleWithin}, {@code cancel}, {@code reschedule}: {@code O(1)},
- *       a few bit operations and one link or unlink (plus a division when the resolution is not 1).
+ *   <li>{@code schedule}, {@code scheduleWithin}, {@code cancel}, {@code reschedule}: {@code O(1)}
+ *       amortized, a few bit operations and writing the timer into, or clearing it from, one slot
+ *       of an array (plus a division when the resolution is not a power of two).
  *   <li>{@code nextExpiryDelay}, {@code size}, {@code now}: {@code O(1)}.
- *   <li>{@code advance}: {@code O(1)} per non-empty bin moved in bulk (at most 64, found in the
- *       bitmap), per timer re-examined and per timer fired. Each re-examination moves a timer to a
- *       strictly lower bin, so a timer is examined at most 64 times in its life, and at most {@code
- *       2 + log2(d)} times for a distance of {@code d} ticks; when the clock jumps, whole bins fire
- *       without being examined at all.
+ *   <li>{@code advance}: {@code O(1)} per non-empty bin that becomes due whole (at most 64, found
+ *       in the bitmap), per timer re-examined and per timer fired. Each re-examination moves a
+ *       timer to a strictly lower bin, so a timer is examined at most 64 times in its life, and at
+ *       most {@code 2 + log2(d)} times for a distance of {@code d} ticks; when the clock jumps,
+ *       whole bins fire without being examined at all.
  *   <li>{@code clear}, {@code drain}, {@code forEach}: {@code O(n)}.
  * </ul>
  *
- * Nothing is allocated except the handle by {@code schedule} and {@code scheduleWithin}: the lists
- * are linked through the timers, and moving a whole bin is a constant-time splice.
+ * A timer takes 32 bytes (with compressed references) and one or two slots of 4 bytes. Nothing is
+ * allocated on the paths that re-arm, cancel and fire timers once the queue has reached its
+ * working size, except the handle that {@code schedule} and {@code scheduleWithin} create.
  *
  * <h2>Where this differs from the original C library</h2>
  * <ul>
@@ -86,17 +90,68 @@ import java.util.function.Consumer;
  *       bin, so every {@code long} deadline is accepted and none is ever rescanned.
  *   <li>The original's start returns early for a timeout already in a list, so restarting it with a
  *       new time or range leaves it in its old bin. Here every arming ({@code reschedule}, the
- *       seed's touch) first unlinks the timer wherever it is, so it always lands in the bin its new
- *       deadline dictates.
+ *       original's touch) first takes the timer out of wherever it is, so it always lands in the
+ *       bin its new deadline dictates.
  *   <li>Timers made due while an advance hands out timers are kept apart from those it is handing
  *       out, so they fire in the next advance, as the contract requires.
+ *   <li>The original links its timeouts into lists; here the bins are arrays (see the notes in the
+ *       class body).
  * </ul>
  */
 final class HiTimeTimerQueue<T> implements TimerQueue<T> {
-  static final int BINS = Long.SIZE;
+  /*
+   * Implementation notes: the layout, and the cache lines each operation touches.
+   *
+   * A bucket (TimerBucket) is an array of slots, each a compressed reference to a timer, with the
+   * timers in arming order; a timer records only its slot number, an int, plus one bit that says
+   * whether its bucket holds due timers (bucketOf). The 64 bins are buckets, and so are the due
+   * timers: one bucket of due timers waiting for the next advance and one of those that the
+   * running advance hands out; the advance swaps the two, which moves no timer. The buckets, their
+   * bookkeeping and the slots at their tails are few (66 of each) and stay in the cache, so:
+   *
+   * - cancel reads the timer (one line, the one the caller's handle points to), and clears its
+   *   slot (a second line; at a million timers the slot arrays take 4 MB and mostly stay in the
+   *   last-level cache, where the timers, 32 MB, do not);
+   * - schedule and reschedule write the timer and append it at its bin's tail, which is in the
+   *   cache; reschedule of a pending timer also clears its old slot, as cancel does;
+   * - re-examining a bin reads its slots in order (a line per 16 timers) and, 16 at a time, the
+   *   deadlines of their timers, loads that do not wait for one another, and files each run of
+   *   timers bound for the same bucket with one System.arraycopy; in arming order, timers with
+   *   nearby deadlines follow one another, so with one TTL the runs are thousands long. Re-filing
+   *   a bin is a sequential pass over an array, not a chase of links in which each miss waits for
+   *   the one before;
+   * - firing reads the slots of the due bucket in order, written moments before by the
+   *   re-examination, and hands out timers that that re-examination has just read;
+   * - a bin that becomes due whole, when the clock jumps, is appended to the due bucket by the
+   *   same copying, which writes each timer's new slot number: one line per timer, the line that
+   *   handing the timer out reads anyway. (Moving the bin's array instead, untouched, would save
+   *   that write but make bins trade arrays of unrelated sizes, so that a steady mix of jumps and
+   *   re-arming would keep allocating.)
+   *
+   * Why references are written as rarely as possible: under G1, storing a reference into an old
+   * object (a timer, a slot array) from another region runs a write barrier with a StoreLoad
+   * fence, after which no load proceeds until the store buffer has drained, stores that missed
+   * the cache included. Hence the int slot in the timer rather than a reference to its bucket, and
+   * one arraycopy per run, whose barrier marks the cards of the whole range once. The one
+   * reference store left per operation is the append of a single timer.
+   *
+   * The linked lists these buckets replace made cancel write to the timer's two neighbours, two
+   * more lines, and made every pass over a bin wait for one miss per timer. Holes left by
+   * cancellation are bounded and compacted away (see TimerBucket). The tick at which a timer is
+   * due is not stored: it is derived from the deadline (tickOf), with a shift when the resolution
+   * is a power of two, which keeps a timer at 32 bytes.
+   */
 
-  // Package-private, like the lists below, so that HiTimeInvariants can check the structure.
+  static final int BINS = Long.SIZE;
+  /** Timers whose deadlines a re-examination reads ahead of filing them. */
+  static final int LOOKAHEAD = 16;
+  /** The shortest run of timers that a re-examination files in one copy rather than one by one. */
+  static final int MIN_RUN = 4;
+
+  // Package-private, like the buckets below, so that HiTimeInvariants can check the structure.
   final long resolution;
+  /** log2 of the resolution if it is a power of two, else -1. */
+  private final int resolutionShift;
   /** The last tick that starts on the clock: {@code tick * resolution} does not pass 2^64 - 1. */
   private final long lastTickOnClock;
 
@@ -105,26 +160,34 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
   long elapsed;
   long nowTick;
 
-  /** {@code bins[b]} holds the timers whose tick first differs from {@link #nowTick} at bit b. */
-  final TimerList[] bins = new TimerList[BINS];
+  /**
+   * {@code bins[b]} holds the timers whose tick first differs from {@link #nowTick} at bit b; it
+   * is {@code null} until a timer first goes there, since most queues use only a few bins.
+   */
+  final TimerBucket<T>[] bins;
   /** Bit b is set exactly when {@code bins[b]} is not empty. */
   long occupied;
+  /** The arrays that emptied buckets let go of, for the buckets that grow. */
+  final SlotArrays<T> slotArrays = new SlotArrays<>();
   /** Due timers waiting to be handed out by the next advance. */
-  final TimerList expired = new TimerList();
-  /** Due timers that the running advance is handing out; empty outside an advance. */
-  final TimerList firing = new TimerList();
-  /** The bin being re-examined by an advance, taken out whole so that no timer is seen twice. */
-  private final TimerList examining = new TimerList();
+  TimerBucket<T> due;
+  /** Due timers that the running advance hands out; empty outside an advance. */
+  TimerBucket<T> firing;
   int size;
   private boolean advancing;
+  /** The deadlines of the next {@link #LOOKAHEAD} timers of the bin being re-examined. */
+  private final long[] lookahead = new long[LOOKAHEAD];
 
+  @SuppressWarnings("unchecked")
   HiTimeTimerQueue(TimerConfig config) {
     this.now = config.startTime();
     this.resolution = config.resolution();
+    this.resolutionShift = Long.bitCount(resolution) == 1
+        ? Long.numberOfTrailingZeros(resolution) : -1;
     this.lastTickOnClock = Long.divideUnsigned(-1L, resolution);
-    for (int bin = 0; bin < BINS; bin++) {
-      bins[bin] = new TimerList();
-    }
+    this.bins = (TimerBucket<T>[]) new TimerBucket<?>[BINS];
+    this.due = new TimerBucket<>(this, TimerBucket.DUE);
+    this.firing = new TimerBucket<>(this, TimerBucket.DUE);
   }
 
   @Override
@@ -147,16 +210,16 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
   /**
    * {@inheritDoc}
    *
-   * <p>The seed's start-within-a-range. If {@code earliest} is at or before {@link #now()} the
-   * timer is simply due: its deadline is {@code earliest} and it fires at the next advance, having
-   * never been in a bin. Otherwise the range is turned into ticks, from {@code earliest} rounded up
-   * to {@code latest} rounded up, and the tick with the most trailing zero bits is chosen: the
-   * fewer low bits a tick has set, the fewer bins the timer passes through on its way down. The
-   * handle's deadline is the start of the chosen tick, or the end of the range if the chosen tick
-   * is the one that the end rounds up to. As the contract says, a range whose {@code latest} lies
-   * more than {@code Long.MAX_VALUE} ahead ends at {@code now() + Long.MAX_VALUE}; and a tick that
-   * starts beyond that point, where the signed rule would read it as past, is chosen only if no
-   * other tick is in the range. {@code O(1)}.
+   * <p>The original's start-within-a-range. If {@code earliest} is at or before {@link #now()}
+   * the timer is simply due: its deadline is {@code earliest} and it fires at the next advance,
+   * having never been in a bin. Otherwise the range is turned into ticks, from {@code earliest}
+   * rounded up to {@code latest} rounded up, and the tick with the most trailing zero bits is
+   * chosen: the fewer low bits a tick has set, the fewer bins the timer passes through on its way
+   * down. The handle's deadline is the start of the chosen tick, or the end of the range if the
+   * chosen tick is the one that the end rounds up to. As the contract says, a range whose {@code
+   * latest} lies more than {@code Long.MAX_VALUE} ahead ends at {@code now() + Long.MAX_VALUE};
+   * and a tick that starts beyond that point, where the signed rule would read it as past, is
+   * chosen only if no other tick is in the range. {@code O(1)} amortized.
    */
   @Override
   public TimerHandle<T> scheduleWithin(long earliest, long latest, T payload) {
@@ -192,16 +255,22 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
     // The tick in (firstTick - 1, lastTick] with the most trailing zeros keeps the bits of lastTick
     // down to the highest bit in which it differs from firstTick - 1, and clears the rest.
     long tick = lastTick & -Long.highestOneBit((firstTick - 1) ^ lastTick);
+    // Either deadline rounds up to exactly this tick, so tickOf derives it again.
     timer.deadline = tick == endTick ? end : earliest + (tick * resolution - earliestKey);
     fileAhead(timer, tick);
     size++;
     return timer;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Clears the timer's slot; {@code O(1)} amortized (see the class notes on compaction).
+   */
   @Override
   public boolean cancel(TimerHandle<T> timer) {
     HiTimeTimer<T> owned = own(timer);
-    if (!owned.isLinked()) {
+    if (owned.slot < 0) {
       return false;
     }
     detach(owned);
@@ -211,14 +280,14 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
   /**
    * {@inheritDoc}
    *
-   * <p>The seed's touch: a pending timer is unlinked from wherever it is (a bin, the expired list,
-   * the firing list) and filed again by its new deadline, at the back of its new list; a stale one
-   * is simply filed. {@code O(1)}.
+   * <p>The original's touch: a pending timer is taken out of wherever it is (a bin or a bucket of
+   * due timers) and filed again by its new deadline, at the back of its new bucket; a timer that
+   * is not pending is simply filed. {@code O(1)} amortized.
    */
   @Override
   public boolean reschedule(TimerHandle<T> timer, long deadline) {
     HiTimeTimer<T> owned = own(timer);
-    boolean wasPending = owned.isLinked();
+    boolean wasPending = owned.slot >= 0;
     if (wasPending) {
       detach(owned);
     }
@@ -226,25 +295,18 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
     return wasPending;
   }
 
-  @Override
-  public int advance(long now, Consumer<? super TimerHandle<T>> onExpired) {
-    return advance(now, onExpired, Integer.MAX_VALUE);
-  }
-
   /**
    * {@inheritDoc}
    *
-   * <p>The seed's timeout followed by its re-entrant, incremental get-next: moving the clock files
-   * every timer that became due into the expired list; this advance then hands out at most {@code
-   * limit} of them, and the rest stay at the front of the expired list for the next advance.
+   * <p>The original's timeout followed by its re-entrant, incremental get-next: moving the clock
+   * files every timer that became due into the due bucket; this advance then hands out at most
+   * {@code limit} of them, and the rest stay at the front of that bucket for the next advance.
    */
   @Override
   public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
     Objects.requireNonNull(onExpired, "onExpired");
     TimerQueueChecks.checkLimit(limit);
-    if (advancing) {
-      throw new IllegalStateException("advance must not be called from a timer handler");
-    }
+    TimerQueueChecks.checkNotInHandler(advancing, "advance");
     long step = now - this.now;
     if (step > 0) {
       this.now = now;
@@ -254,14 +316,17 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
         moveClockTo(tick);
       }
     }
-    // Handlers file the timers they make due into the (now empty) expired list, not into this one.
-    expired.moveAllTo(firing);
+    if (!due.isEmpty()) {
+      // Handlers file the timers they make due into the other, empty, bucket, not into this one.
+      TimerBucket<T> handing = due;
+      due = firing;
+      firing = handing;
+    }
     advancing = true;
     int fired = 0;
     try {
       while (fired < limit && !firing.isEmpty()) {
-        HiTimeTimer<T> timer = timerAt(firing.first());
-        timer.unlink();
+        HiTimeTimer<T> timer = firing.takeFirst();
         size--;
         fired++;
         onExpired.accept(timer);
@@ -269,21 +334,27 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
       return fired;
     } finally {
       advancing = false;
-      firing.moveAllToFrontOf(expired);
+      if (!firing.isEmpty()) {
+        // The timers left over come first, then those that the handlers made due.
+        firing.appendAll(due);
+        TimerBucket<T> left = firing;
+        firing = due;
+        due = left;
+      }
     }
   }
 
   /**
    * {@inheritDoc}
    *
-   * <p>The seed's get-wait, {@code O(1)}: 0 if the expired list holds a timer; otherwise the time
-   * until the clock's bit of the lowest non-empty bin next flips, which no timer can precede. Each
-   * step of that length makes the lowest bin the re-examined one, so a timer {@code d} ticks away
-   * is reached in at most {@code 2 + log2(d)} steps.
+   * <p>The original's get-wait, {@code O(1)}: 0 if a timer is due; otherwise the time until the
+   * clock's bit of the lowest non-empty bin next flips, which no timer can precede. Each step of
+   * that length makes the lowest bin the re-examined one, so a timer {@code d} ticks away is
+   * reached in at most {@code 2 + log2(d)} steps.
    */
   @Override
   public long nextExpiryDelay() {
-    if (!expired.isEmpty() || !firing.isEmpty()) {
+    if (!due.isEmpty() || !firing.isEmpty()) {
       return 0;
     }
     if (occupied == 0) {
@@ -309,47 +380,47 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
 
   @Override
   public void clear() {
-    expired.unlinkAll();
-    firing.unlinkAll();
+    due.removeAll();
+    firing.removeAll();
     for (long bits = occupied; bits != 0; bits &= bits - 1) {
-      bins[Long.numberOfTrailingZeros(bits)].unlinkAll();
+      bins[Long.numberOfTrailingZeros(bits)].removeAll();
     }
     occupied = 0;
     size = 0;
+    releaseBuckets();
   }
 
   /**
    * {@inheritDoc}
    *
-   * <p>Hands out the expired list first, then the bins from the lowest up: roughly the order in
+   * <p>Hands out the due timers first, then the bins from the lowest up: roughly the order in
    * which the timers would have fired.
    */
   @Override
   public int drain(Consumer<? super TimerHandle<T>> sink) {
     Objects.requireNonNull(sink, "sink");
-    if (advancing) {
-      throw new IllegalStateException("drain must not be called from a timer handler");
-    }
+    TimerQueueChecks.checkNotInHandler(advancing, "drain");
     int drained = 0;
     // Bounded by the starting size too, so a sink that arms timers (against the contract) cannot
     // keep the loop going forever.
     for (int left = size; left > 0 && size > 0; left--) {
-      TimerList list = expired.isEmpty() ? bins[Long.numberOfTrailingZeros(occupied)] : expired;
-      HiTimeTimer<T> timer = timerAt(list.first());
+      TimerBucket<T> bucket = due.isEmpty() ? bins[Long.numberOfTrailingZeros(occupied)] : due;
+      HiTimeTimer<T> timer = bucket.first();
       detach(timer);
       drained++;
       sink.accept(timer);
     }
+    releaseBuckets();
     return drained;
   }
 
   @Override
   public void forEach(Consumer<? super TimerHandle<T>> action) {
     Objects.requireNonNull(action, "action");
-    visit(expired, action);
-    visit(firing, action);
+    due.forEach(action);
+    firing.forEach(action);
     for (long bits = occupied; bits != 0; bits &= bits - 1) {
-      visit(bins[Long.numberOfTrailingZeros(bits)], action);
+      bins[Long.numberOfTrailingZeros(bits)].forEach(action);
     }
   }
 
@@ -365,62 +436,67 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
       HiTimeTimer<T> owned = (HiTimeTimer<T>) timer;
       return owned;
     }
-    throw new IllegalArgumentException("timer " + timer + " was not created by this queue");
+    throw TimerQueueChecks.foreignHandle(timer);
   }
 
-  /** Every node of a list but its sentinel is a timer of this queue. */
-  @SuppressWarnings("unchecked")
-  private HiTimeTimer<T> timerAt(TimerLink link) {
-    return (HiTimeTimer<T>) link;
+  /** Lets go of the arrays of the empty buckets, and of those kept for reuse. */
+  private void releaseBuckets() {
+    slotArrays.clear();
+    due.release();
+    firing.release();
+    for (TimerBucket<T> bin : bins) {
+      if (bin != null) {
+        bin.release();
+      }
+    }
   }
 
-  /** Gives an unlinked timer its deadline and files it where that deadline puts it. */
+  /** Gives a timer that is not pending its deadline and files it where that deadline puts it. */
   private void arm(HiTimeTimer<T> timer, long deadline) {
     timer.deadline = deadline;
     long distance = deadline - now;
     if (distance <= 0) {
-      timer.tick = nowTick;
-      expired.append(timer);
+      appendDue(timer);
     } else {
       fileAhead(timer, ceilTick(keyAhead(elapsed, distance)));
     }
     size++;
   }
 
-  /** Files an unlinked timer whose deadline lies ahead of the clock, due at {@code tick}. */
+  /** Files a timer whose deadline lies ahead of the clock, due at {@code tick}. */
   private void fileAhead(HiTimeTimer<T> timer, long tick) {
-    timer.tick = tick;
     if (tick == nowTick) {
       // Only at the very end of the clock, where a saturated key rounds to the clock's own tick.
-      expired.append(timer);
+      appendDue(timer);
     } else {
-      place(timer);
+      place(timer, tick);
     }
   }
 
-  /** Puts a timer whose tick is above the clock's into the bin of their highest differing bit. */
-  private void place(HiTimeTimer<T> timer) {
-    int bin = (BINS - 1) - Long.numberOfLeadingZeros(timer.tick ^ nowTick);
-    timer.bin = bin;
-    bins[bin].append(timer);
-    occupied |= 1L << bin;
+  /** Files a timer due at {@code tick}, after the clock's, in the bin where they first differ. */
+  private void place(HiTimeTimer<T> timer, long tick) {
+    binOf(tick).append(timer);
   }
 
-  /** Takes a pending timer out of whichever list holds it. */
+  /** Files a due timer, to be handed out by the next advance. */
+  private void appendDue(HiTimeTimer<T> timer) {
+    due.append(timer);
+  }
+
+  /** Takes a pending timer out of whichever bucket holds it. */
   private void detach(HiTimeTimer<T> timer) {
-    timer.unlink();
+    TimerBucket<T> bucket = bucketOf(timer);
+    bucket.remove(timer);
     size--;
-    // If the timer was bulk-expired, timer.bin is stale, but then the timer was not in that bin
-    // and this check leaves its bit as it should be.
-    int bin = timer.bin;
-    if (bins[bin].isEmpty()) {
+    int bin = bucket.bin;
+    if (bin != TimerBucket.DUE && bucket.isEmpty()) {
       occupied &= ~(1L << bin);
     }
   }
 
   /**
    * Moves the clock forward from {@link #nowTick} to {@code tick}, filing every timer that became
-   * due into the expired list.
+   * due into the due bucket.
    *
    * <p>Why this is right. Let {@code last} be the old tick and {@code c} the highest bit in which
    * {@code last} and {@code tick} differ; as {@code tick > last}, {@code tick} has bit c set and
@@ -432,37 +508,121 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
    *       has bit c clear where {@code tick} has it set, so it is below {@code tick}: due. This
    *       covers bin 0 and every bin below {@code highestOneBit(tick - last)}, which is at most c,
    *       since two numbers that agree above bit c differ by less than 2<sup>c+1</sup>. These bins
-   *       are moved to the expired list whole, without looking at their timers.
+   *       become due whole, without comparing any of their timers with the clock.
    *   <li>Bin b &gt; c: {@code tick} agrees with {@code last} at and above b, so the timer still
    *       differs from the clock first at bit b and is still ahead of it: its bin is unchanged.
    *   <li>Bin c: the timer and {@code tick} both have bit c set and agree above it, so they differ
-   *       below c if at all. Each timer there either is due or belongs in a bin strictly below c.
-   *       The bin is moved to a processing list first, so no timer is examined twice.
+   *       below c if at all. Each timer there either is due or belongs in a bin strictly below c,
+   *       so the pass over bin c never meets a timer it has moved.
    * </ol>
    */
   private void moveClockTo(long tick) {
     int changed = (BINS - 1) - Long.numberOfLeadingZeros(nowTick ^ tick);
     nowTick = tick;
     long below = (1L << changed) - 1;
-    for (long due = occupied & below; due != 0; due &= due - 1) {
-      bins[Long.numberOfTrailingZeros(due)].moveAllTo(expired);
+    for (long bits = occupied & below; bits != 0; bits &= bits - 1) {
+      due.appendAll(bins[Long.numberOfTrailingZeros(bits)]);
     }
     occupied &= ~below;
     long changedBit = 1L << changed;
-    if ((occupied & changedBit) == 0) {
-      return;
+    if ((occupied & changedBit) != 0) {
+      occupied &= ~changedBit;
+      reexamine(bins[changed], tick);
     }
-    occupied &= ~changedBit;
-    bins[changed].moveAllTo(examining);
-    while (!examining.isEmpty()) {
-      HiTimeTimer<T> timer = timerAt(examining.first());
-      timer.unlink();
-      if (Long.compareUnsigned(timer.tick, tick) <= 0) {
-        expired.append(timer);
-      } else {
-        place(timer);
+  }
+
+  /**
+   * Takes every timer out of {@code bin}, in order, and files it again: in the due bucket if its
+   * tick is at or before {@code tick}, the clock's new one, else in a lower bin.
+   */
+  private void reexamine(TimerBucket<T> bin, long tick) {
+    HiTimeTimer<T>[] slots = bin.slots;
+    long[] deadlines = lookahead;
+    int end = bin.tail;
+    // Consecutive timers bound for the same bucket form a run, appended in one copy: in arming
+    // order, timers of nearby deadlines follow one another, and go to the same lower bin.
+    TimerBucket<T> runBucket = null;
+    int runStart = 0;
+    for (int start = bin.head; start < end; start += LOOKAHEAD) {
+      int count = Math.min(LOOKAHEAD, end - start);
+      // First read the deadlines of the next timers, loads that do not wait for one another:
+      // filing a timer stores a reference, whose write barrier fences the loads behind it, so
+      // reading each timer as it is filed would take its cache miss alone.
+      for (int i = 0; i < count; i++) {
+        HiTimeTimer<T> timer = slots[start + i];
+        deadlines[i] = timer == null ? 0 : timer.deadline;
+      }
+      for (int i = 0; i < count; i++) {
+        int index = start + i;
+        TimerBucket<T> target = null;
+        if (slots[index] != null) {
+          long timerTick = tickOf(deadlines[i]);
+          target = Long.compareUnsigned(timerTick, tick) <= 0 ? due : binOf(timerTick);
+        }
+        if (target != runBucket) {
+          fileRun(runBucket, slots, runStart, index - runStart);
+          runBucket = target;
+          runStart = index;
+        }
       }
     }
+    fileRun(runBucket, slots, runStart, end - runStart);
+    Arrays.fill(slots, bin.head, end, null);
+    bin.emptied();
+  }
+
+  /** The bin of a tick above the clock's, marked occupied: a timer is about to be put there. */
+  private TimerBucket<T> binOf(long tick) {
+    int bin = (BINS - 1) - Long.numberOfLeadingZeros(tick ^ nowTick);
+    occupied |= 1L << bin;
+    TimerBucket<T> bucket = bins[bin];
+    return bucket != null ? bucket : (bins[bin] = new TimerBucket<>(this, bin));
+  }
+
+  /** Appends a run of timers, or of holes if {@code bucket} is {@code null}, to {@code bucket}. */
+  private void fileRun(TimerBucket<T> bucket, HiTimeTimer<T>[] slots, int start, int count) {
+    if (bucket == null || count == 0) {
+      return;
+    }
+    if (count >= MIN_RUN) {
+      bucket.appendRun(slots, start, count);
+    } else {
+      for (int index = start; index < start + count; index++) {
+        bucket.append(slots[index]);
+      }
+    }
+  }
+
+  /**
+   * The bucket that holds a pending timer: the bin of the highest bit in which its tick differs
+   * from the clock's, or, if its slot says it is due, the due bucket if that slot of it holds the
+   * timer, else the firing bucket.
+   */
+  TimerBucket<T> bucketOf(HiTimeTimer<T> timer) {
+    int slot = timer.slot;
+    if ((slot & HiTimeTimer.DUE_SLOT) != 0) {
+      HiTimeTimer<T>[] dueSlots = due.slots;
+      int index = slot & HiTimeTimer.SLOT_INDEX;
+      return index < dueSlots.length && dueSlots[index] == timer ? due : firing;
+    }
+    return bins[(BINS - 1) - Long.numberOfLeadingZeros(tickOf(timer) ^ nowTick)];
+  }
+
+  /**
+   * The tick at which a timer in a bin is due: its deadline's distance from the start time,
+   * rounded up to a tick. While a timer waits in a bin its deadline is less than a tick behind the
+   * clock or ahead of it, so that distance is {@code elapsed} plus the signed distance from now,
+   * saturated at the end of the clock exactly when it was saturated at arming: the tick that the
+   * timer was filed with.
+   */
+  long tickOf(HiTimeTimer<?> timer) {
+    return tickOf(timer.deadline);
+  }
+
+  /** {@link #tickOf(HiTimeTimer)} of a timer with this deadline. */
+  private long tickOf(long deadline) {
+    long distance = deadline - now;
+    return ceilTick(distance > 0 ? keyAhead(elapsed, distance) : elapsed + distance);
   }
 
   /**
@@ -476,23 +636,12 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
 
   /** The tick that an unsigned distance from the start time lies in. */
   private long floorTick(long key) {
-    return resolution == 1 ? key : Long.divideUnsigned(key, resolution);
+    return resolutionShift >= 0 ? key >>> resolutionShift : Long.divideUnsigned(key, resolution);
   }
 
   /** The first tick that starts at or after an unsigned distance from the start time. */
   private long ceilTick(long key) {
     long tick = floorTick(key);
     return tick * resolution == key ? tick : tick + 1;
-  }
-
-  private void visit(TimerList list, Consumer<? super TimerHandle<T>> action) {
-    // Stops at a sentinel or an unlinked node, so an action that modifies the queue against the
-    // contract visits an unspecified set of timers but cannot make this loop fail.
-    TimerLink link = list.first();
-    while (link instanceof HiTimeTimer) {
-      TimerLink following = link.next;
-      action.accept(timerAt(link));
-      link = following;
-    }
   }
 }

@@ -1,7 +1,9 @@
 package io.github.timerqueue.hitime;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Checks the structure of a {@link HiTimeTimerQueue} against its invariants, throwing an {@link
@@ -9,15 +11,19 @@ import java.util.List;
  *
  * <ul>
  *   <li>the clock's tick is its distance from the start time divided by the resolution;
- *   <li>every timer in a list is pending, belongs to the queue, is linked both ways, and is in no
- *       other list;
+ *   <li>every bucket belongs to the queue, and is a bin, the due bucket or the firing bucket, and
+ *       only one of them; a bin knows its bin, the other two are marked due; a bin that no timer
+ *       has gone to yet is {@code null};
+ *   <li>in every bucket, the slots before its head and from its tail on are empty, and every other
+ *       slot is empty (a hole) or holds a pending timer of the queue whose bucket and slot are that
+ *       bucket and that slot (so no timer is in two places), and the bucket's size counts them;
+ *   <li>holes are bounded: a bucket holds at most {@code 3 * size + SLACK} of them;
  *   <li>each timer in bin b is ahead of the clock and its tick first differs from the clock's at
  *       bit b, and that tick is the one its deadline dictates (its distance from the start time
  *       rounded up to the resolution);
- *   <li>each timer in the expired or firing list is due: its deadline is at or before now and its
- *       tick at or before the clock's;
+ *   <li>each timer in the due or firing bucket is due: its deadline is at or before now;
  *   <li>bit b of the bitmap is set exactly when bin b is non-empty;
- *   <li>{@code size()} is the number of timers in all lists.
+ *   <li>{@code size()} is the number of timers in all buckets.
  * </ul>
  *
  * The deadline check assumes no distance saturated at the end of the clock (2<sup>64</sup> - 1
@@ -32,35 +38,44 @@ final class HiTimeInvariants {
     long resolution = queue.resolution;
     that(queue.nowTick == Long.divideUnsigned(queue.elapsed, resolution),
         "nowTick " + queue.nowTick + " is not elapsed " + queue.elapsed + " / " + resolution);
+    Map<TimerBucket<?>, String> seen = new IdentityHashMap<>();
     int count = 0;
     for (int bin = 0; bin < HiTimeTimerQueue.BINS; bin++) {
-      TimerList list = queue.bins[bin];
+      TimerBucket<?> bucket = queue.bins[bin];
+      String name = "bin " + bin;
+      if (bucket == null) {
+        that((queue.occupied & (1L << bin)) == 0, "bitmap bit " + bin + " is set, but no bin");
+        continue;
+      }
+      once(seen, bucket, name);
+      that(bucket.bin == bin, name + " says it is bin " + bucket.bin);
       boolean bit = (queue.occupied & (1L << bin)) != 0;
-      that(bit == !list.isEmpty(), "bitmap bit " + bin + " is " + bit + " but the bin is "
-          + (list.isEmpty() ? "empty" : "not empty"));
-      for (HiTimeTimer<?> timer : members(queue, list, "bin " + bin)) {
+      that(bit == !bucket.isEmpty(), "bitmap bit " + bin + " is " + bit + " but the bin is "
+          + (bucket.isEmpty() ? "empty" : "not empty"));
+      for (HiTimeTimer<?> timer : members(queue, bucket, name)) {
         count++;
         String where = timer + " in bin " + bin + " at tick " + queue.nowTick;
-        that(timer.bin == bin, where + " says it is in bin " + timer.bin);
-        that(Long.compareUnsigned(timer.tick, queue.nowTick) > 0, where + " is not ahead");
-        that(63 - Long.numberOfLeadingZeros(timer.tick ^ queue.nowTick) == bin,
-            where + " with tick " + timer.tick + " belongs in another bin");
-        that(timer.tick == dictatedTick(queue, timer, resolution),
-            where + " has tick " + timer.tick + ", its deadline dictates "
+        long tick = queue.tickOf(timer);
+        that(Long.compareUnsigned(tick, queue.nowTick) > 0, where + " is not ahead");
+        that(63 - Long.numberOfLeadingZeros(tick ^ queue.nowTick) == bin,
+            where + " with tick " + tick + " belongs in another bin");
+        that(tick == dictatedTick(queue, timer, resolution),
+            where + " has tick " + tick + ", its deadline dictates "
                 + dictatedTick(queue, timer, resolution));
       }
     }
-    for (TimerList list : new TimerList[] {queue.expired, queue.firing}) {
-      String name = list == queue.expired ? "the expired list" : "the firing list";
-      for (HiTimeTimer<?> timer : members(queue, list, name)) {
+    that(queue.due != queue.firing, "the due and the firing bucket are one");
+    for (TimerBucket<?> bucket : List.of(queue.due, queue.firing)) {
+      String name = bucket == queue.due ? "the due bucket" : "the firing bucket";
+      once(seen, bucket, name);
+      that(bucket.bin == TimerBucket.DUE, name + " says it is bin " + bucket.bin);
+      for (HiTimeTimer<?> timer : members(queue, bucket, name)) {
         count++;
-        that(timer.deadline - queue.now <= 0,
-            timer + " in " + name + " is not due at " + queue.now);
-        that(Long.compareUnsigned(timer.tick, queue.nowTick) <= 0,
-            timer + " in " + name + " has tick " + timer.tick + " after " + queue.nowTick);
+        that(timer.deadline - queue.now <= 0, timer + " in " + name + " is not due at "
+            + queue.now);
       }
     }
-    that(queue.size == count, "size is " + queue.size + " but the lists hold " + count);
+    that(queue.size == count, "size is " + queue.size + " but the buckets hold " + count);
   }
 
   /** The deadline's distance from the start time, rounded up to a whole number of ticks. */
@@ -71,28 +86,48 @@ final class HiTimeInvariants {
     return tick * resolution == key ? tick : tick + 1;
   }
 
-  /**
-   * The timers of one list, checking its links. A node's {@code previous} can match only one
-   * predecessor and a walk that strays into another list meets that list's sentinel, so a timer in
-   * two lists fails here; the walk is bounded by {@code size()} in case a list loops on itself.
-   */
+  private static void once(Map<TimerBucket<?>, String> seen, TimerBucket<?> bucket, String name) {
+    that(bucket != null, name + " is missing");
+    String before = seen.put(bucket, name);
+    that(before == null, name + " is also " + before);
+  }
+
+  /** The timers of one bucket, checking its slots, their timers and the bound on its holes. */
   private static List<HiTimeTimer<?>> members(
-      HiTimeTimerQueue<?> queue, TimerList list, String name) {
+      HiTimeTimerQueue<?> queue, TimerBucket<?> bucket, String name) {
+    that(bucket.owner == queue, name + " belongs to another queue");
+    HiTimeTimer<?>[] slots = bucket.slots;
+    that(0 <= bucket.head && bucket.head <= bucket.tail && bucket.tail <= slots.length,
+        name + " has head " + bucket.head + ", tail " + bucket.tail + " and " + slots.length
+            + " slots");
     List<HiTimeTimer<?>> members = new ArrayList<>();
-    TimerLink previous = list;
-    for (TimerLink link = list.next; link != list; link = link.next) {
-      that(members.size() < queue.size, name + " holds more timers than size() " + queue.size);
-      that(link != null, name + " is broken after " + previous);
-      that(link.previous == previous, name + ": " + link + " is not linked back to " + previous);
-      that(link instanceof HiTimeTimer, name + " holds a foreign node " + link);
-      HiTimeTimer<?> timer = (HiTimeTimer<?>) link;
-      that(timer.queue == queue, name + " holds " + timer + " of another queue");
-      that(timer.isPending(), name + " holds " + timer + ", which is not pending");
-      members.add(timer);
-      previous = link;
+    for (int index = 0; index < slots.length; index++) {
+      HiTimeTimer<?> timer = slots[index];
+      if (index < bucket.head || index >= bucket.tail) {
+        that(timer == null, name + " holds " + timer + " in slot " + index + ", outside ["
+            + bucket.head + ", " + bucket.tail + ")");
+      } else if (timer != null) {
+        that(timer.queue == queue, name + " holds " + timer + " of another queue");
+        int tag = bucket.bin == TimerBucket.DUE ? HiTimeTimer.DUE_SLOT : 0;
+        that(timer.slot == (index | tag), name + " holds " + timer + " in slot " + index
+            + ", which says it is in slot " + timer.slot);
+        that(timer.isPending() && queue.bucketOf(cast(timer)) == bucket, name + " holds "
+            + timer + ", which its queue finds in another bucket");
+        that(timer.isPending(), name + " holds " + timer + ", which is not pending");
+        members.add(timer);
+      }
     }
-    that(list.previous == previous, name + ": the sentinel is not linked back to its last member");
+    that(bucket.size == members.size(),
+        name + " says it holds " + bucket.size + " timers but holds " + members.size());
+    int holes = bucket.tail - bucket.head - bucket.size;
+    that(holes <= 3 * bucket.size + TimerBucket.SLACK,
+        name + " holds " + holes + " holes for " + bucket.size + " timers");
     return members;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> HiTimeTimer<T> cast(HiTimeTimer<?> timer) {
+    return (HiTimeTimer<T>) timer;
   }
 
   private static void that(boolean condition, String message) {

@@ -9,11 +9,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The seed's other use: a starvation-free priority queue. The clock is a counter of turns rather
- * than a time; an item of priority {@code p} (1 is the most urgent) is scheduled {@code p} turns
- * ahead of the counter. Each turn the counter moves on and whatever has come due is served. An
- * urgent item is served before a less urgent one queued at the same turn, but every item waits at
- * most its priority in turns, however much urgent work keeps arriving: the less urgent items age
+ * The original's other use: a starvation-free priority queue. The clock is a counter of turns
+ * rather than a time; an item of priority {@code p} (1 is the most urgent) is scheduled {@code p}
+ * turns ahead of the counter. Each turn the counter moves on and whatever has come due is served.
+ * An urgent item is served before a less urgent one queued at the same turn, but every item waits
+ * at most its priority in turns, however much urgent work keeps arriving: the less urgent items age
  * into the front of the queue instead of starving.
  */
 class HiTimePriorityQueueTest {

@@ -14,8 +14,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * What is special to {@code hitime}: where timers wait, how they move down the bins, what {@code
- * nextExpiryDelay} returns, and the order in which they fire. Most cases re-express the seed
- * project's own tests. The structure is checked with {@link HiTimeInvariants} after every step.
+ * nextExpiryDelay} returns, and the order in which they fire. Most cases re-express the
+ * original project's own tests. The structure is checked with {@link HiTimeInvariants} after
+ * every step.
  */
 class HiTimeTimerQueueTest {
 
@@ -36,6 +37,15 @@ class HiTimeTimerQueueTest {
     return (HiTimeTimer<T>) handle;
   }
 
+  private static <T> TimerBucket<T> bucketOf(HiTimeTimer<T> timer) {
+    return timer.queue.bucketOf(timer);
+  }
+
+  /** The bin a pending timer waits in, or {@link TimerBucket#DUE}. */
+  private static int binOf(HiTimeTimer<?> timer) {
+    return bucketOf(timer).bin;
+  }
+
   // ---------------------------------------------------------------- bubbling down
 
   @ParameterizedTest
@@ -49,7 +59,7 @@ class HiTimeTimerQueueTest {
     List<Integer> bins = new ArrayList<>();
     List<String> fired = new ArrayList<>();
     while (fired.isEmpty()) {
-      bins.add(timer.bin);
+      bins.add(binOf(timer));
       long wait = queue.nextExpiryDelay();
       waits.add(wait);
       fired.addAll(advanceTo(queue, queue.now() + wait));
@@ -68,7 +78,7 @@ class HiTimeTimerQueueTest {
     List<Integer> bins = new ArrayList<>();
     List<Long> waits = new ArrayList<>();
     while (timer.isPending()) {
-      bins.add(timer.bin);
+      bins.add(binOf(timer));
       waits.add(queue.nextExpiryDelay());
       advanceTo(queue, queue.now() + waits.get(waits.size() - 1));
     }
@@ -88,8 +98,8 @@ class HiTimeTimerQueueTest {
     // 0x0F ticks of 10 from the start, minus a little: rounded up to tick 0x0F.
     HiTimeTimer<String> timer = timer(queue.schedule(1_000_003 + 0x0F * 10 - 4, "t"));
 
-    assertThat(timer.tick).isEqualTo(0x0F);
-    assertThat(timer.bin).isEqualTo(3);
+    assertThat(queue.tickOf(timer)).isEqualTo(0x0F);
+    assertThat(binOf(timer)).isEqualTo(3);
     List<Long> waits = new ArrayList<>();
     while (timer.isPending()) {
       long wait = queue.nextExpiryDelay();
@@ -210,7 +220,7 @@ class HiTimeTimerQueueTest {
     queue.schedule(99, "earlier");
     advanceTo(queue, 70);
     queue.schedule(100, "c");
-    assertThat(timer(queue.schedule(100, "d")).bin).isEqualTo(5);
+    assertThat(binOf(timer(queue.schedule(100, "d")))).isEqualTo(5);
 
     List<String> fired = new ArrayList<>();
     while (queue.size() > 0) {
@@ -240,13 +250,13 @@ class HiTimeTimerQueueTest {
     HiTimeTimerQueue<String> queue = queue(0, 1);
     HiTimeTimer<String> far = timer(queue.schedule(0b1_0000_0101, "far"));
     HiTimeTimer<String> near = timer(queue.schedule(0b0111, "near"));
-    assertThat(far.bin).isEqualTo(8);
-    assertThat(near.bin).isEqualTo(2);
+    assertThat(binOf(far)).isEqualTo(8);
+    assertThat(binOf(near)).isEqualTo(2);
 
     assertThat(advanceTo(queue, 0b0110)).isEmpty();
 
-    assertThat(far.bin).isEqualTo(8);
-    assertThat(near.bin).isEqualTo(0);
+    assertThat(binOf(far)).isEqualTo(8);
+    assertThat(binOf(near)).isEqualTo(0);
     assertThat(advanceTo(queue, 0b0111)).containsExactly("near");
   }
 
@@ -297,11 +307,11 @@ class HiTimeTimerQueueTest {
   void rescheduleMovesAPendingTimerToTheBinItsNewDeadlineDictates() {
     HiTimeTimerQueue<String> queue = queue(0, 1);
     HiTimeTimer<String> timer = timer(queue.schedule(1_000, "t"));
-    assertThat(timer.bin).isEqualTo(9);
+    assertThat(binOf(timer)).isEqualTo(9);
 
     assertThat(queue.reschedule(timer, 5)).isTrue();
 
-    assertThat(timer.bin).isEqualTo(2);
+    assertThat(binOf(timer)).isEqualTo(2);
     assertThat(queue.bins[9].isEmpty()).isTrue();
     assertThat(queue.occupied).isEqualTo(1L << 2);
     HiTimeInvariants.check(queue);
@@ -311,24 +321,28 @@ class HiTimeTimerQueueTest {
   }
 
   @Test
-  void aBulkExpiredTimerCanBeCancelledOrMovedAlthoughItStillNamesItsOldBin() {
+  void aBinThatBecameDueWholeIsFiledInOrderAndEachTimerCanStillBeCancelledOrMoved() {
     HiTimeTimerQueue<String> queue = queue(0, 1);
     HiTimeTimer<String> first = timer(queue.schedule(2, "first"));
     HiTimeTimer<String> second = timer(queue.schedule(3, "second"));
     HiTimeTimer<String> third = timer(queue.schedule(3, "third"));
-    assertThat(List.of(first.bin, second.bin, third.bin)).containsOnly(1);
+    TimerBucket<String> binOne = queue.bins[1];
+    assertThat(List.of(bucketOf(first), bucketOf(second), bucketOf(third))).containsOnly(binOne);
     queue.advance(4, timer -> {}, 1);
-    assertThat(queue.expired.first()).as("bin 1 went to the expired list whole").isSameAs(second);
-    assertThat(second.bin).isEqualTo(1);
+    assertThat(List.of(bucketOf(second), bucketOf(third))).as("bin 1 became due whole")
+        .containsOnly(queue.due);
+    assertThat(queue.due.first()).isSameAs(second);
+    assertThat(binOne.isEmpty()).isTrue();
     HiTimeTimer<String> refill = timer(queue.schedule(6, "refill"));
-    assertThat(refill.bin).isEqualTo(1);
+    assertThat(bucketOf(refill)).isSameAs(binOne);
 
     assertThat(queue.cancel(second)).isTrue();
     assertThat(queue.occupied).as("bin 1 still holds the refill").isEqualTo(1L << 1);
     HiTimeInvariants.check(queue);
 
     assertThat(queue.reschedule(third, 5)).isTrue();
-    assertThat(third.bin).isEqualTo(0);
+    assertThat(binOf(third)).isEqualTo(0);
+    assertThat(queue.due.isEmpty()).isTrue();
     HiTimeInvariants.check(queue);
     assertThat(advanceTo(queue, 5)).containsExactly("third");
     assertThat(advanceTo(queue, 6)).containsExactly("refill");
@@ -435,7 +449,7 @@ class HiTimeTimerQueueTest {
     TimerHandle<String> timer = queue.scheduleWithin(90, 200, "t");
 
     assertThat(timer.deadline()).isEqualTo(90);
-    assertThat(queue.expired.first()).isSameAs(timer);
+    assertThat(queue.due.first()).isSameAs(timer);
     assertThat(queue.nextExpiryDelay()).isZero();
     assertThat(advanceTo(queue, 100)).containsExactly("t");
   }

@@ -52,19 +52,6 @@ final class HeadIndex<T> {
     return keys[0] ^ Long.MIN_VALUE;
   }
 
-  /**
-   * Returns the earliest head expiry among the queues other than the first (unsigned), or the
-   * latest time there is, {@code 2^64 - 1}, if there are none. Both children of the root are
-   * candidates; no deeper entry can be earlier than both.
-   */
-  long secondExpiry() {
-    if (size < 2) {
-      return -1L;
-    }
-    long second = size == 2 ? keys[1] : Math.min(keys[1], keys[2]);
-    return second ^ Long.MIN_VALUE;
-  }
-
   /** Adds a queue that has a head and is not in the index. */
   void add(TtlQueue<T> queue) {
     if (size == queues.length) {
@@ -93,7 +80,24 @@ final class HeadIndex<T> {
 
   /** Re-keys a queue whose head left, by the expiry of its new head (no earlier than the old). */
   void headRemoved(TtlQueue<T> queue) {
-    siftDown(queue, keyOf(queue), queue.position);
+    long key = keyOf(queue);
+    int position = queue.position;
+    if (!keyAbove(key, position)) {
+      // It stays where it is, which with a single queue it always does: only its key changes,
+      // and no reference is stored (so no write barrier is paid).
+      keys[position] = key;
+    } else {
+      siftDown(queue, key, position);
+    }
+  }
+
+  /** Whether {@code key} at {@code position} is above one of its children's keys. */
+  private boolean keyAbove(long key, int position) {
+    int child = (position << 1) + 1;
+    if (child >= size) {
+      return false;
+    }
+    return key > keys[child] || (child + 1 < size && key > keys[child + 1]);
   }
 
   /** Removes every queue. */

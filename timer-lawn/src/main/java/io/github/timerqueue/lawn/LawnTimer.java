@@ -4,7 +4,8 @@ import io.github.timerqueue.TimerHandle;
 
 /**
  * A timer of a {@link LawnTimerQueue}: its handle, and its place in the one ring it is in while it
- * is pending, either the queue of its TTL or the ring of due timers waiting to be handed out.
+ * is pending: the queue of its TTL, or, while the advance whose handler armed it due runs, the
+ * ring those timers wait in.
  *
  * <p>Four fields, so that with compressed references a timer takes 32 bytes, half a cache line,
  * and never straddles two. A million timers then take 32 MB where 48-byte ones took 48 MB, which
@@ -31,7 +32,7 @@ final class LawnTimer<T> implements TimerHandle<T> {
    */
   int ticket = NOT_PENDING;
 
-  /** Creates a timer that is not pending, with the ring of due timers of the queue that owns it. */
+  /** Creates a timer that is not pending, naming a ring of the queue that owns it. */
   LawnTimer(TimerRing<T> ring, T payload) {
     this.ring = ring;
     this.payload = payload;

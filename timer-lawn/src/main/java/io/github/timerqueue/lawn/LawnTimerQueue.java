@@ -72,10 +72,20 @@ import java.util.function.Consumer;
  *       shift of the distance for the TTL when the resolution is a power of two, one map probe,
  *       a check against the queue's precomputed span that the expiry does not saturate, one slot
  *       written. New queues, emptied queues and new heads are handled out of line.
- *   <li>Due timers are moved to a ring of their own before the first is handed out, which is what
- *       makes timers armed by a handler wait for the next {@code advance} and lets a handler cancel
- *       a due timer before its turn. If a handler throws, the rest stay in that ring, still pending
- *       and due, and go first at the next {@code advance}.
+ *   <li>An advance hands out timers straight from the head of the first queue in the index, one at
+ *       a time, until it reaches its limit or no head is due: a timer that fires is taken from its
+ *       queue and handed out, and one that a handler re-arms joins a tail, with no ring of due
+ *       timers in between to copy it to and from. A handler may cancel or move a due timer before
+ *       its turn, which simply takes it out of its queue, so an advance that fires fewer than its
+ *       limit leaves no timer behind that was to fire by its {@code now}. A handler's timers armed
+ *       ahead cannot be due in the running advance (their expiry lies in a later tick); those it
+ *       arms with a deadline already due are set apart in a ring of their own until the advance
+ *       ends, then join the queue of TTL 0, so that they wait for the next {@code advance}. If a
+ *       handler throws, the timers still due stay in their queues for the next {@code advance}.
+ *   <li>Arming a timer with the TTL of the timer armed before it takes that queue without a map
+ *       probe; re-arming a timer in the ring it was in, and re-keying a queue in the index without
+ *       moving it, store no reference, so they pay no garbage collector write barrier. With a
+ *       single TTL, expiring and re-arming a timer then stores one reference: its slot.
  * </ul>
  *
  * <h2>Example</h2>
@@ -88,11 +98,10 @@ import java.util.function.Consumer;
  *
  * <h2>Order</h2>
  * Timers that fire in the same {@code advance} are handed out in order of expiry (their deadline
- * rounded up to the resolution), those of one TTL in the order they were armed; timers left due by
- * a throwing handler go first. Timers armed with a deadline already due (TTL 0) are handed out in
- * the order they were armed among themselves, and among the others as if they all expired at the
- * deadline of the first of them still waiting. The order between timers of different TTLs with the
- * same expiry is unspecified.
+ * rounded up to the resolution), those of one TTL in the order they were armed. Timers armed with
+ * a deadline already due (TTL 0) are handed out in the order they were armed among themselves, and
+ * among the others as if they all expired at the deadline of the first of them still waiting. The
+ * order between timers of different TTLs with the same expiry is unspecified.
  *
  * <h2>Costs</h2>
  * With {@code n} pending timers in {@code Q} TTL queues, and every bound on the rings amortized
@@ -110,9 +119,14 @@ import java.util.function.Consumer;
  * queue is created while no spare is left).
  *
  * <h2>Memory</h2>
- * A 32-byte handle per timer (with compressed references), plus its queue's ring: four to eight
- * slots of a reference each per timer of the queue at its fullest, kept while the queue exists; an
- * emptied queue kept as a spare keeps at most {@value TimerRing#RETAINED_CAPACITY} slots. A
+ * A 32-byte handle per timer (with compressed references), plus its queue's ring: one to eight
+ * slots of a reference each per timer of the queue at its fullest, fewer than two right after a
+ * burst of arming (36 bytes per timer in all with one or a few TTLs, measured at a million timers),
+ * four to eight once cancelled timers have left stale slots behind for a while (up to 49 bytes);
+ * a ring whose head has passed most of its timers gives the memory back, and an emptied queue kept
+ * as a spare keeps at most {@value TimerRing#RETAINED_CAPACITY} slots. With one TTL per timer,
+ * the case the lawn is not for, every timer has a queue of its own, about 150 bytes per timer in
+ * all: the queue object, its ring of two slots, and its entries in the map and the index. A
  * cancelled timer stays referenced by its stale slot until its queue's head passes it or the ring
  * is compacted (at the latest when the queue has had three quarters of its ring's capacity of new
  * timers), so a dropped handle is not garbage at once, as it would be in {@code heap}. A handle in
@@ -144,8 +158,17 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   final LongObjectMap<TtlQueue<T>> queuesByTtl = new LongObjectMap<>();
   /** The same queues, by the expiry of their heads. */
   final HeadIndex<T> index = new HeadIndex<>();
-  /** Due timers taken from their queues by an advance and not handed out yet. */
-  final TimerRing<T> due = new TimerRing<>(this, false);
+  /**
+   * Timers armed with a deadline already due by a handler of the running advance, which must not
+   * fire in it: they join the queue of TTL 0 when it ends. Empty outside an advance. It is also the
+   * ring a new timer names before it is first armed, for its {@link TimerRing#owner}.
+   */
+  final TimerRing<T> armedDue = new TimerRing<>(this, false);
+  /**
+   * The TTL queue the last timer was armed in, or {@code null}: arming the next timer with the
+   * same TTL, a burst of one TTL or a lawn with a single TTL, then needs no map probe.
+   */
+  private TtlQueue<T> lastQueue;
   /**
    * The queue of the timers whose expiry saturates at the end of the clock's range, which is in the
    * index but not in the map; {@code null} while there are none.
@@ -184,7 +207,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
    */
   @Override
   public TimerHandle<T> schedule(long deadline, T payload) {
-    LawnTimer<T> timer = new LawnTimer<>(due, Objects.requireNonNull(payload, "payload"));
+    LawnTimer<T> timer = new LawnTimer<>(armedDue, Objects.requireNonNull(payload, "payload"));
     arm(timer, deadline);
     size++;
     return timer;
@@ -219,7 +242,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     long highest = ttlOf(latest - now);
     TtlQueue<T> existing = queueWithTtlBetween(lowest, highest);
     long ttl = existing != null ? existing.ttl : roundestBetween(lowest, highest);
-    LawnTimer<T> timer = new LawnTimer<>(due, payload);
+    LawnTimer<T> timer = new LawnTimer<>(armedDue, payload);
     timer.deadline = deadlineOf(ttl, latest);
     enqueue(timer, ttl);
     size++;
@@ -248,8 +271,8 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   /**
    * {@inheritDoc}
    *
-   * <p>The timer leaves its queue (or the due ring) and joins the tail of its new TTL's queue, as
-   * {@code cancel} then {@code schedule} would, without allocating.
+   * <p>The timer leaves its queue and joins the tail of its new TTL's queue, as {@code cancel} then
+   * {@code schedule} would, without allocating.
    */
   @Override
   public boolean reschedule(TimerHandle<T> timer, long deadline) {
@@ -267,18 +290,17 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     return wasPending;
   }
 
-  @Override
-  public int advance(long now, Consumer<? super TimerHandle<T>> onExpired) {
-    return advance(now, onExpired, Integer.MAX_VALUE);
-  }
-
+  /**
+   * {@inheritDoc}
+   *
+   * <p>If it returns fewer than {@code limit}, no timer is left that was to fire by {@code now},
+   * whatever the handler cancelled or re-armed, except the timers the handler armed itself.
+   */
   @Override
   public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
     Objects.requireNonNull(onExpired, "onExpired");
     TimerQueueChecks.checkLimit(limit);
-    if (advancing) {
-      throw new IllegalStateException("advance must not be called from a timer handler");
-    }
+    TimerQueueChecks.checkNotInHandler(advancing, "advance");
     long step = now - this.now;
     if (step > 0) {
       this.now = now;
@@ -287,22 +309,31 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
           ? elapsed & (resolution - 1) : Long.remainderUnsigned(elapsed, resolution);
       this.tickStart = elapsed - intoTick;
     }
-    collectDue(limit);
-    if (due.isEmpty()) {
+    // The paper's closest-expiration shortcut.
+    if (!anyDue()) {
       return 0;
     }
     advancing = true;
     int fired = 0;
     try {
-      while (fired < limit && !due.isEmpty()) {
-        LawnTimer<T> timer = due.removeFirst();
+      do {
+        TtlQueue<T> queue = index.first();
+        LawnTimer<T> timer = queue.removeFirst();
+        if (queue.isEmpty()) {
+          retire(queue);
+        } else {
+          index.headRemoved(queue);
+        }
         size--;
         fired++;
         onExpired.accept(timer);
-      }
+      } while (fired < limit && anyDue());
       return fired;
     } finally {
       advancing = false;
+      if (!armedDue.isEmpty()) {
+        releaseArmedDue();
+      }
     }
   }
 
@@ -314,7 +345,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
    */
   @Override
   public long nextExpiryDelay() {
-    if (!due.isEmpty()) {
+    if (!armedDue.isEmpty()) {
       return 0;
     }
     if (index.isEmpty()) {
@@ -336,6 +367,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
 
   @Override
   public void clear() {
+    lastQueue = null;
     for (int position = index.size() - 1; position >= 0; position--) {
       TtlQueue<T> queue = index.get(position);
       queue.removeAll();
@@ -343,22 +375,18 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
       keepSpare(queue);
     }
     index.clear();
-    due.removeAll();
+    armedDue.removeAll();
     size = 0;
   }
 
   @Override
   public int drain(Consumer<? super TimerHandle<T>> sink) {
     Objects.requireNonNull(sink, "sink");
-    if (advancing) {
-      throw new IllegalStateException("drain must not be called from a timer handler");
-    }
+    TimerQueueChecks.checkNotInHandler(advancing, "drain");
     int drained = 0;
     while (true) {
       LawnTimer<T> timer;
-      if (!due.isEmpty()) {
-        timer = due.removeFirst();
-      } else if (!index.isEmpty()) {
+      if (!index.isEmpty()) {
         // The tail of the last queue in the index: its head, and so its key, stays put unless it
         // was the only timer, and then the queue leaves the index from the last position, which
         // needs no sifting.
@@ -383,7 +411,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     for (int position = 0; position < index.size(); position++) {
       index.get(position).forEach(action);
     }
-    due.forEach(action);
+    armedDue.forEach(action);
   }
 
   @Override
@@ -430,7 +458,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
       LawnTimer<T> owned = (LawnTimer<T>) timer;
       return owned;
     }
-    throw new IllegalArgumentException("timer " + timer + " was not created by this queue");
+    throw TimerQueueChecks.foreignHandle(timer);
   }
 
   /**
@@ -443,9 +471,13 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     long distance = deadline - now;
     if (distance > 0) {
       long ttl = ttlAhead(distance);
-      TtlQueue<T> queue = queuesByTtl.get(ttl);
+      TtlQueue<T> queue = lastQueue;
+      if (queue == null || queue.ttl != ttl) {
+        queue = queuesByTtl.get(ttl);
+      }
       if (queue != null && !saturates(queue.span)) {
         queue.append(timer);
+        lastQueue = queue;
         return;
       }
       enqueue(timer, ttl);
@@ -500,6 +532,10 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
    * the saturated queue if its expiry saturates.
    */
   private void enqueue(LawnTimer<T> timer, long ttl) {
+    if (ttl == 0 && advancing) {
+      armedDue.append(timer);
+      return;
+    }
     if (ttl != 0 && saturates(TtlQueue.spanOf(ttl, resolution))) {
       if (saturated == null) {
         saturated = newQueue(TtlQueue.SATURATED, timer);
@@ -532,8 +568,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
    * out of the cancel and reschedule paths.
    */
   private void firstLeft(TimerRing<T> ring) {
-    if (ring != due) {
-      TtlQueue<T> queue = (TtlQueue<T>) ring;
+    if (ring instanceof TtlQueue<T> queue) {
       if (queue.isEmpty()) {
         retire(queue);
       } else {
@@ -542,37 +577,26 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     }
   }
 
+  /** Whether the head of some queue is due: the first in the index expires by the clock. */
+  private boolean anyDue() {
+    return !index.isEmpty() && Long.compareUnsigned(index.firstExpiry(), elapsed) <= 0;
+  }
+
   /**
-   * Moves due timers from the queues to the due ring, earliest expiry first, until the ring holds
-   * {@code limit}. The first check is the paper's closest-expiration shortcut.
+   * Moves the timers that handlers of the advance just ended armed due to the queue of TTL 0, in
+   * the order they were armed, behind the due timers armed before.
    */
-  private void collectDue(int limit) {
-    if (index.isEmpty() || Long.compareUnsigned(index.firstExpiry(), elapsed) > 0) {
-      return;
-    }
-    while (due.size < limit && !index.isEmpty()
-        && Long.compareUnsigned(index.firstExpiry(), elapsed) <= 0) {
-      TtlQueue<T> queue = index.first();
-      // Take a run: the timers of this queue that are due and expire no later than the head of
-      // any other queue, which keeps the due ring in expiry order.
-      long runEnd = index.secondExpiry();
-      if (Long.compareUnsigned(elapsed, runEnd) < 0) {
-        runEnd = elapsed;
-      }
-      do {
-        due.append(queue.removeFirst());
-      } while (due.size < limit && !queue.isEmpty()
-          && Long.compareUnsigned(queue.firstExpiry(), runEnd) <= 0);
-      if (queue.isEmpty()) {
-        retire(queue);
-      } else {
-        index.headRemoved(queue);
-      }
-    }
+  private void releaseArmedDue() {
+    do {
+      enqueue(armedDue.removeFirst(), 0);
+    } while (!armedDue.isEmpty());
   }
 
   /** Takes an emptied queue out of the map and the index; keeps it for reuse if room is left. */
   private void retire(TtlQueue<T> queue) {
+    if (queue == lastQueue) {
+      lastQueue = null;
+    }
     index.remove(queue);
     unmap(queue);
     keepSpare(queue);

@@ -19,6 +19,9 @@ import java.util.function.Consumer;
  * quarters of a capacity of appends and visits one capacity of slots, so appending costs {@code
  * O(1)} amortized. The ring doubles only when more than a quarter of its slots hold timers, so it
  * has fewer than eight slots per timer it held at its fullest (four or five in a steady state).
+ * It also shrinks: a ring of more than {@value #RETAINED_CAPACITY} slots that uses fewer than an
+ * eighth of them, once its head has passed most of its timers, moves them to an array of four to
+ * eight slots each. Neither resize touches a timer: a ticket keeps its number.
  *
  * <p>Why not a linked list, or a slot emptied on removal: unlinking writes to both neighbours, and
  * emptying writes to the slot, and in a large queue each of those is a cache miss of its own, on
@@ -70,7 +73,7 @@ class TimerRing<T> {
   private int sweptTo;
   /**
    * Whether passing the head sweeps ahead: worth it in a TTL queue, whose timers are read long
-   * after they joined, not in the ring of due timers, which are in the cache already.
+   * after they joined, not in the short-lived ring of timers a handler arms due.
    */
   final boolean sweepsAhead;
   /**
@@ -110,7 +113,11 @@ class TimerRing<T> {
       makeRoom();
     }
     slots[tail & (slots.length - 1)] = timer;
-    timer.ring = this;
+    if (timer.ring != this) {
+      // Re-armed in the ring it was in, as with a single TTL, it skips the store and the garbage
+      // collector's write barrier that comes with it.
+      timer.ring = this;
+    }
     timer.ticket = tail++;
     size++;
   }
@@ -127,11 +134,14 @@ class TimerRing<T> {
       clearSlots();
       return true;
     }
-    boolean wasFirst = ticket == head;
-    if (ticket == tail - 1 || wasFirst) {
-      passStaleEnds();
+    if (ticket == head) {
+      passStaleHead();
+      return true;
     }
-    return wasFirst;
+    if (ticket == tail - 1) {
+      passStaleTail();
+    }
+    return false;
   }
 
   /** Whether the slot of {@code ticket} holds the timer with that ticket. */
@@ -140,21 +150,34 @@ class TimerRing<T> {
     return timer != null && timer.ring == this && timer.ticket == ticket;
   }
 
-  /** Empties the stale slots at both ends; there is at least one timer between them. */
-  private void passStaleEnds() {
+  /**
+   * Empties the stale slots at the head, the first of them the slot of the timer that just left;
+   * the ring holds a timer, so a slot before the tail holds it.
+   */
+  private void passStaleHead() {
     int mask = slots.length - 1;
-    while (true) {
+    boolean swept = false;
+    do {
+      slots[head++ & mask] = null;
       if (sweepsAhead && head - sweptTo >= 0) {
         sweepAhead();
+        swept = true;
       }
-      if (holds(head)) {
-        break;
-      }
-      slots[head++ & mask] = null;
+    } while (!holds(head));
+    if (swept) {
+      shrinkIfSparse();
     }
-    while (!holds(tail - 1)) {
+  }
+
+  /**
+   * Empties the stale slots at the tail, the first of them the slot of the timer that just left;
+   * the ring holds a timer, so a slot after the head holds it.
+   */
+  private void passStaleTail() {
+    int mask = slots.length - 1;
+    do {
       slots[--tail & mask] = null;
-    }
+    } while (!holds(tail - 1));
   }
 
   /**
@@ -275,19 +298,41 @@ class TimerRing<T> {
     tail = next;
     // The tickets from the head on are new: what was swept is to be swept again.
     sweptTo = head;
+    shrinkIfSparse();
   }
 
-  /** Doubles the slots; a ticket keeps its number, so no timer is touched. */
-  @SuppressWarnings("unchecked")
+  /** Doubles the slots. */
   private void grow() {
+    resize(slots.length << 1);
+  }
+
+  /**
+   * Gives back the memory of a ring that grew large and now uses fewer than an eighth of its
+   * slots, as after a burst that has mostly expired: the slots in use move to an array with four
+   * slots for each, at least. The copy is paid for by the removals that emptied the slots. Checked
+   * where its cost is spread already, once per sweep of the head and after a compaction.
+   */
+  private void shrinkIfSparse() {
+    int inUse = tail - head;
+    if (slots.length > RETAINED_CAPACITY && inUse < slots.length >>> 3) {
+      resize(Math.max(INITIAL_CAPACITY, Integer.highestOneBit(Math.max(inUse, 1)) << 3));
+    }
+  }
+
+  /**
+   * Moves the slots in use to a new array of {@code capacity} slots, a power of two that holds
+   * them; a ticket keeps its number, so no timer is touched.
+   */
+  @SuppressWarnings("unchecked")
+  private void resize(int capacity) {
     LawnTimer<T>[] old = slots;
     int oldMask = old.length - 1;
-    LawnTimer<T>[] grown = (LawnTimer<T>[]) new LawnTimer<?>[old.length << 1];
-    int mask = grown.length - 1;
+    LawnTimer<T>[] resized = (LawnTimer<T>[]) new LawnTimer<?>[capacity];
+    int mask = capacity - 1;
     for (int ticket = head; ticket != tail; ticket++) {
-      grown[ticket & mask] = old[ticket & oldMask];
+      resized[ticket & mask] = old[ticket & oldMask];
     }
-    slots = grown;
+    slots = resized;
   }
 
   /**

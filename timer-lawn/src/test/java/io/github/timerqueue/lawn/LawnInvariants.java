@@ -22,7 +22,8 @@ import java.util.Map;
  *       expiry;
  *   <li>the map and the index hold the same queues, one per TTL;
  *   <li>each pending timer is in exactly one ring of its queue, which its {@code ring} field names;
- *   <li>{@code size()} is the number of timers in the queues and the due ring;
+ *   <li>{@code size()} is the number of timers in the queues; no timer armed due by a handler is
+ *       still set apart once the advance is over;
  *   <li>spare queues are empty and in neither the map nor the index;
  *   <li>{@code nextExpiryDelay()} is the exact distance to the earliest head.
  * </ul>
@@ -122,9 +123,11 @@ final class LawnInvariants {
         earliestHead = headExpiry;
       }
     }
-    int due = checkOwnedRing(queue.due, queue, seen).size();
-    if (queue.size() != queued + due) {
-      throw broken("size() is " + queue.size() + " but the rings hold " + queued + " + " + due);
+    if (!checkOwnedRing(queue.armedDue, queue, seen).isEmpty()) {
+      throw broken("timers armed due by a handler are still set apart after the advance");
+    }
+    if (queue.size() != queued) {
+      throw broken("size() is " + queue.size() + " but the queues hold " + queued);
     }
 
     for (int spare = 0; spare < queue.spareCount; spare++) {
@@ -140,7 +143,7 @@ final class LawnInvariants {
 
     long delay = queue.nextExpiryDelay();
     long expected;
-    if (due > 0 || (!index.isEmpty() && Long.compareUnsigned(earliestHead, elapsed) <= 0)) {
+    if (!index.isEmpty() && Long.compareUnsigned(earliestHead, elapsed) <= 0) {
       expected = 0;
     } else if (index.isEmpty()) {
       expected = Long.MAX_VALUE;

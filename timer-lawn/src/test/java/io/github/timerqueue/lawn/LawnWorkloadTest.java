@@ -114,6 +114,17 @@ class LawnWorkloadTest {
     private final Map<TimerHandle<Long>, Long> armedDue = new IdentityHashMap<>();
     private long armings;
     /**
+     * When each timer must have fired, as an unsigned distance from the start time (its deadline
+     * rounded up to the resolution, the clock when it was armed for a deadline already due, {@code
+     * 2^64 - 1} when that saturates): what the {@code limit} rule of {@code advance} is checked
+     * against.
+     */
+    private final Map<TimerHandle<Long>, Long> mustFireBy = new IdentityHashMap<>();
+    /** The timers armed by a handler of the running advance, which it must not fire. */
+    private final Map<TimerHandle<Long>, Boolean> armedInAdvance = new IdentityHashMap<>();
+    private boolean inAdvance;
+    private int shortLimitedAdvances;
+    /**
      * The expiry of the timer armed ahead handed out last in the running advance (unsigned), and
      * the arming number of the timer armed due handed out last.
      */
@@ -160,6 +171,7 @@ class LawnWorkloadTest {
       assertThat(fired).as("timers fired").isGreaterThan(operations / 4);
       assertThat(throwingAdvances).as("advances whose handler threw").isPositive();
       assertThat(limitedAdvances).as("advances with a limit").isPositive();
+      assertThat(shortLimitedAdvances).as("limited advances that fired fewer").isPositive();
     }
 
     private String step() {
@@ -240,22 +252,70 @@ class LawnWorkloadTest {
           throw new IllegalStateException("handler failed on purpose");
         }
       };
+      armedInAdvance.clear();
+      inAdvance = true;
+      int count;
       try {
-        lawn.advance(target, handler, limit);
+        count = lawn.advance(target, handler, limit);
       } catch (IllegalStateException expected) {
         throwingAdvances++;
         return "advance that threw";
+      } finally {
+        inAdvance = false;
       }
       if (limit != Integer.MAX_VALUE) {
         limitedAdvances++;
+        if (count < limit && count > 0) {
+          shortLimitedAdvances++;
+        }
+      }
+      if (count < limit) {
+        checkNothingLeftThatWasToFire(count, limit);
       }
       return "advance to now" + (target - lawn.now() >= 0 ? "+" : "") + (target - lawn.now());
     }
 
-    /** Re-arm the timer handed out, schedule another, cancel another, or clear everything. */
+    /**
+     * The {@code limit} rule: an advance that fired fewer than its limit left no timer pending
+     * that was to fire by now, except those its handlers armed.
+     */
+    private void checkNothingLeftThatWasToFire(int count, int limit) {
+      long elapsed = lawn.elapsed();
+      lawn.forEach(timer -> {
+        long by = mustFireBy.get(timer);
+        if (Long.compareUnsigned(by, elapsed) <= 0 && !armedInAdvance.containsKey(timer)) {
+          throw new AssertionError("advance fired " + count + " of a limit of " + limit
+              + " but left " + timer + ", to fire by +" + Long.toUnsignedString(by)
+              + ", at +" + Long.toUnsignedString(elapsed));
+        }
+      });
+    }
+
+    /** The timer the running advance hands out next, or {@code null} if none is left due. */
+    private TimerHandle<Long> nextToFire() {
+      if (lawn.index.isEmpty()
+          || Long.compareUnsigned(lawn.index.firstExpiry(), lawn.elapsed()) > 0) {
+        return null;
+      }
+      return lawn.index.first().first();
+    }
+
+    /**
+     * Re-arm the timer handed out, schedule another, cancel another or one of the running batch,
+     * re-arm one of the batch, or clear everything.
+     */
     private void reactInHandler(TimerHandle<Long> timer) {
       int roll = random.nextInt(1_000);
-      if (roll < 100) {
+      if (roll >= 950 && nextToFire() != null) {
+        // A timer that this advance is to hand out, before its turn.
+        TimerHandle<Long> batched = nextToFire();
+        if (roll < 975) {
+          lawn.cancel(batched);
+        } else {
+          lawn.reschedule(batched, lawn.now() + random.nextLong(-2, 3 * resolution));
+          armed(batched);
+        }
+      } else if (roll < 100) {
         lawn.reschedule(timer, lawn.now() + commonTtls[random.nextInt(commonTtls.length)]);
         armed(timer);
       } else if (roll < 150) {
@@ -281,10 +341,21 @@ class LawnWorkloadTest {
 
     /** Notes whether a timer just armed was armed with a deadline already due; returns it. */
     private TimerHandle<Long> armed(TimerHandle<Long> timer) {
-      if (timer.deadline() - lawn.now() <= 0) {
+      long distance = timer.deadline() - lawn.now();
+      long elapsed = lawn.elapsed();
+      if (distance <= 0) {
         armedDue.put(timer, armings++);
+        mustFireBy.put(timer, elapsed);
       } else {
         armedDue.remove(timer);
+        long fromStart = elapsed + distance;
+        long expiry = roundedUp(fromStart);
+        boolean saturates = Long.compareUnsigned(fromStart, elapsed) < 0
+            || Long.compareUnsigned(expiry, fromStart) < 0;
+        mustFireBy.put(timer, saturates ? -1L : expiry);
+      }
+      if (inAdvance) {
+        armedInAdvance.put(timer, true);
       }
       return timer;
     }

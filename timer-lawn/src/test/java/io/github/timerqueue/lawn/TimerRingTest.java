@@ -16,7 +16,7 @@ class TimerRingTest {
   private final LawnTimerQueue<String> owner = new LawnTimerQueue<>(TimerConfig.defaults());
 
   private LawnTimer<String> timer(String payload) {
-    return new LawnTimer<>(owner.due, payload);
+    return new LawnTimer<>(owner.armedDue, payload);
   }
 
   /** The payloads first to last, after checking the ring's structure. */
@@ -96,11 +96,15 @@ class TimerRingTest {
     assertThat(ring.slots).as("swept with the first stretch").doesNotContain(nearHead);
     assertThat(ring.slots).as("beyond the first stretch").contains(beyondSweep);
 
+    // The first stretch began behind the first head that left: t1 to t16.
     while (ring.first() != timers.get(TimerRing.SWEEP_SLOTS)) {
       ring.removeFirst();
     }
+    assertThat(ring.slots).as("not swept before the head reached the stretch")
+        .contains(beyondSweep);
+    ring.removeFirst();
     assertThat(ring.slots).as("swept once the head reached it").doesNotContain(beyondSweep);
-    assertThat(contents(ring)).hasSize(2 * TimerRing.SWEEP_SLOTS - 1)
+    assertThat(contents(ring)).hasSize(2 * TimerRing.SWEEP_SLOTS - 2)
         .doesNotContain(beyondSweep.payload);
   }
 
@@ -163,6 +167,50 @@ class TimerRingTest {
 
     assertThat(ring.slots).hasSize(2 * TimerRing.INITIAL_CAPACITY);
     assertThat(contents(ring)).containsExactlyElementsOf(expected);
+  }
+
+  @Test
+  void aLargeRingWhoseHeadPassedMostOfItsTimersGivesItsSlotsBack() {
+    TimerRing<String> ring = new TimerRing<>(owner, true);
+    List<LawnTimer<String>> timers = appendNew(ring, 8 * TimerRing.RETAINED_CAPACITY);
+    assertThat(ring.slots).hasSize(8 * TimerRing.RETAINED_CAPACITY);
+
+    while (ring.size > 100) {
+      ring.removeFirst();
+    }
+
+    assertThat(ring.slots.length).isLessThanOrEqualTo(TimerRing.RETAINED_CAPACITY);
+    assertThat(contents(ring)).hasSize(100)
+        .containsExactlyElementsOf(timers.subList(timers.size() - 100, timers.size()).stream()
+            .map(timer -> timer.payload).toList());
+  }
+
+  @Test
+  void cancelledSlotsNeverGrowARingBeyondEightSlotsPerTimerItHeldAtOnce() {
+    TimerRing<String> ring = new TimerRing<>(owner, true);
+    List<LawnTimer<String>> timers = appendNew(ring, 3_000);
+    SplittableRandom random = new SplittableRandom(42);
+    int mostHeld = ring.size;
+    int mostSlots = ring.slots.length;
+
+    // Cancel a random timer and arm it again at the tail, as a session timeout that is pushed back
+    // does: a stale slot in the middle for every timer that joins.
+    for (int op = 0; op < 300_000; op++) {
+      LawnTimer<String> timer = timers.get(random.nextInt(timers.size()));
+      if (timer.isPending()) {
+        ring.remove(timer);
+      }
+      if (random.nextInt(4) != 0 || ring.size < 100) {
+        ring.append(timer);
+      }
+      mostHeld = Math.max(mostHeld, ring.size);
+      mostSlots = Math.max(mostSlots, ring.slots.length);
+    }
+
+    assertThat(mostSlots).isLessThan(8 * mostHeld);
+    assertThat(ring.slots.length).isLessThanOrEqualTo(Math.max(
+        TimerRing.RETAINED_CAPACITY, 8 * Integer.highestOneBit(ring.tail - ring.head)));
+    LawnInvariants.checkRing(ring);
   }
 
   @Test

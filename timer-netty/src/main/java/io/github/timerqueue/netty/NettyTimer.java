@@ -67,8 +67,9 @@ public final class NettyTimer implements Timer {
   /**
    * Schedules {@code task} to run once after {@code delay}: never earlier, and as soon after as the
    * service's resolution and its timer thread allow. A delay of zero or less runs it as soon as
-   * possible. While the service's timer thread is behind the requests of other threads, this first
-   * waits for it, for at most a millisecond (see {@link TimerService}).
+   * possible. While the service's backlog (requests not yet applied and due timers not yet run) is
+   * at its bound, this first waits until there is room or the timer is stopped (see {@link
+   * TimerService}); nothing is dropped.
    *
    * @param task what to run
    * @param delay how long from now to run it

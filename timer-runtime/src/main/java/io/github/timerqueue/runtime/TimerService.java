@@ -54,8 +54,10 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <h2>Costs</h2>
  * Scheduling, cancelling and re-arming cost the calling thread a few atomic operations on the
- * handle and one atomic exchange on the request queue, plus an unpark when the thread must wake
- * early; none takes a lock shared with other timeouts. The timer thread pays the strategy's cost
+ * handle and one atomic exchange on the request queue (none for a cancel or re-arm of a timeout
+ * the timer thread has not yet taken), scheduling and re-arming one atomic increment of its lane's
+ * backlog count (see "Back-pressure"), plus an unpark when the thread must wake early; none takes
+ * a lock shared with other timeouts. The timer thread pays the strategy's cost
  * of each operation ({@code O(1)} for the timing wheels, {@code O(log n)} for {@code heap}).
  *
  * <h2>Back-pressure</h2>

@@ -3,7 +3,7 @@ package io.github.timerqueue.wheel;
 import io.github.timerqueue.TimerConfig;
 
 /**
- * The sizes of a timing wheel's levels, the seed's {@code Level_bits}, read from the option
+ * The sizes of a timing wheel's levels, {@code Timing_wheel}'s {@code Level_bits}, read from the option
  * {@value #OPTION}: level {@code i} has 2<sup>bits[i]</sup> slots, and each of its slots covers
  * 2<sup>shift(i)</sup> consecutive keys, where {@code shift(i)} is the sum of the bits of the
  * levels below it. Immutable.
@@ -11,12 +11,12 @@ import io.github.timerqueue.TimerConfig;
 final class LevelBits {
   /** The option key. */
   static final String OPTION = "levelBits";
-  /** The seed's default on 64-bit machines: 62 bits, so about 2^62 intervals fit in the levels. */
+  /** {@code Timing_wheel}'s default on 64-bit machines: 62 bits, so about 2^62 intervals fit in the levels. */
   static final String DEFAULT = "11,10,10,10,10,10,1";
-  /** The seed's {@code max_num_bits}: keeps every level's span below 2^63, so it fits a long. */
+  /** {@code Timing_wheel}'s {@code max_num_bits}: keeps every level's span below 2^63, so it fits a long. */
   static final int MAX_NUM_BITS = 62;
   /**
-   * The most bits one level may have. Not a limit of the seed, which allocates whatever it is
+   * The most bits one level may have. Not a limit of {@code Timing_wheel}, which allocates whatever it is
    * asked for; a level of 2^20 slots already takes tens of megabytes, and 2^31 slots would not fit
    * a Java array at all.
    */
@@ -44,7 +44,7 @@ final class LevelBits {
 
   /**
    * Parses a comma-separated list of level sizes in bits, such as {@code "11,10,10"}, validated as
-   * the seed's {@code Level_bits.create_exn} does (not empty, every size at least 1, the sum at
+   * {@code Timing_wheel}'s {@code Level_bits.create_exn} does (not empty, every size at least 1, the sum at
    * most {@value #MAX_NUM_BITS}) and with every size at most {@value #MAX_BITS_PER_LEVEL}.
    *
    * @throws IllegalArgumentException naming the option, the value and what is allowed

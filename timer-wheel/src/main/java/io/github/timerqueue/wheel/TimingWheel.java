@@ -4,91 +4,65 @@ import io.github.timerqueue.TimerConfig;
 import io.github.timerqueue.TimerHandle;
 import io.github.timerqueue.TimerQueue;
 import io.github.timerqueue.spi.TimerQueueChecks;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
 
 /**
- * The {@code wheel} strategy: the leveled timing wheel of Jane Street's {@code Timing_wheel}, a
- * priority queue of timers keyed by interval number that sorts its keys lazily, by radix, as the
- * clock moves.
+ * The {@code wheel} strategy: the leveled timing wheel of Jane Street Core's <a
+ * href="https://ocaml.org/p/core_kernel/latest/doc/Timing_wheel/index.html">{@code
+ * Timing_wheel}</a>, a priority queue of timers keyed by interval number that sorts its keys
+ * lazily, by radix, as the clock moves.
  *
- * <h2>Design</h2>
- * Time from the start time onwards is cut into half-open intervals of the {@linkplain
+ * <p>Time from the start time onwards is cut into half-open intervals of the {@linkplain
  * TimerConfig#resolution() resolution} {@code r}, numbered 0, 1, 2, ... ({@link #intervalNum}). A
- * timer's key is the number of the interval that holds the instant just before its deadline, so
- * that it fires in the first advance that enters the next interval: never before its deadline, and
- * at the latest when the clock reaches the deadline rounded up to a multiple of {@code r}. The
- * queue's <em>minimum allowed key</em> is the interval number of the clock; advancing the clock is
- * the seed's {@code increase_min_allowed_key}, which removes (fires) every timer whose key is below
- * the new minimum.
- *
- * <p>Keys live in an array of levels of decreasing precision, configured with the option {@value
- * #LEVEL_BITS_OPTION} (default {@value #DEFAULT_LEVEL_BITS}): level {@code i} has 2<sup>b<sub>i
- * </sub></sup> slots, and each of its slots covers 2<sup>b<sub>0</sub>+...+b<sub>i-1</sub></sup>
- * consecutive keys. Level 0 starts at the minimum allowed key and each higher level starts at the
- * first of its slots that follows the one holding the start of the level below, so together the
- * levels hold at least the next 2<sup>b<sub>0</sub>+...+b<sub>n-1</sub></sup> keys (the seed's
- * {@code max_allowed_key}). A timer goes to the lowest level that holds its key, at the tail of its
- * slot's list. When the minimum allowed key rises, each level whose start moved takes the slots it
- * passed and moves their timers down to the lowest level that now holds them, or fires them; a
- * timer thus descends level by level until it fires from level 0.
- *
- * <p>Keys beyond the top level's reach are accepted, as the contract requires: they wait in an
- * overflow list, which is re-examined only when the top level's range moves past the smallest key
- * in it (a lower bound of it is kept, made exact by each re-examination), so it costs nothing while
- * the top level stands still. With the default 62 bits the levels always reach at least 2^62
- * intervals ahead, so only deadlines about that far away or further ever wait there.
- *
- * <p>{@link #scheduleWithin scheduleWithin} adds one thing the seed does not have: <em>coarse
- * slots</em>, a second list per slot of each level {@code i >= 1}. Slot {@code B} of level {@code
- * i}, which covers keys from {@code B * 2^s(i)} (with {@code s(i) = b_0 + ... + b_(i-1)}), is
- * passed in the advance that enters interval {@code B * 2^s(i) - (2^s(1) + ... + 2^s(i-1))}; a
- * timer in its coarse list has the key of the interval before, and is handed out right there,
- * without ever moving down a level.
- *
- * <h2>Worked example</h2>
- * With {@code levelBits "3,1"}, resolution 1 and start 0, level 0 has 8 slots for keys 0 to 7 and
- * level 1 has 2 slots of 8 keys each, for keys 8 to 23: the maximum allowed key is 23. A timer for
- * deadline 20 has key 19 and goes to level 1; a timer for deadline 30 has key 29 and waits in the
- * overflow list. Advancing to 8 moves level 1 on to keys 16 to 31, which passes the overflow's
- * smallest key, so key 29 moves into level 1. Advancing to 16 makes level 0 cover keys 16 to 23:
- * level 1 passes the slot of keys 16 to 23 and moves key 19 down into level 0. Advancing to 20
- * fires it.
+ * timer fires in the first advance that enters the interval after the one holding the instant just
+ * before its deadline: never early, and at the latest when the clock reaches the deadline rounded
+ * up to a multiple of {@code r}. The levels, configured with the option {@value
+ * #LEVEL_BITS_OPTION} (default {@value #DEFAULT_LEVEL_BITS}, level {@code i} having 2<sup>b<sub>i
+ * </sub></sup> slots), hold at least the next 2<sup>b<sub>0</sub>+...+b<sub>n-1</sub></sup>
+ * intervals ({@link #maxAllowedAlarmTime()}); a deadline beyond them is accepted and waits in an
+ * overflow bucket until the levels reach it. With the default bits that is about 2^62 intervals.
  *
  * <h2>Costs</h2>
  * <ul>
  *   <li>{@code schedule}, {@code cancel}, {@code reschedule}: {@code O(1)} (finding the level
- *       compares the key with at most one bound per level); no allocation beyond the handle.
+ *       compares the key with at most one bound per level), amortized over the occasional
+ *       compaction of a bucket; no allocation beyond the handle once the wheel has held as many
+ *       timers before. A cancel writes to the timer and to one slot of its bucket, never to other
+ *       timers.
  *   <li>{@code advance}: {@code O(1)} per fired timer plus the cost of moving the clock. A level
  *       whose range did not move is not touched, and neither is any level above it; a level with no
- *       timers is stepped over without looking at its slots; in a level that has timers, an
- *       occupancy bitmap (one bit per slot) leads to the occupied slots among those passed without
- *       visiting the empty ones, and a move of any length passes each slot of a level at most once.
- *       So advancing by one interval with many timers pending far away costs {@code O(1)}, and
+ *       timers is stepped over; in a level that has timers, an occupancy bitmap leads to the
+ *       occupied slots among those passed, and a move of any length passes each slot of a level at
+ *       most once. So advancing one interval with many timers far away costs {@code O(1)}, and
  *       advancing very far costs at most one rotation of each non-empty level, never time in
- *       proportion to the distance. Each timer moves down at most once per level over its life.
- *   <li>{@code nextExpiryDelay}: exact to the interval. {@code O(1)} while the cached minimum timer
- *       (the seed's {@code min_elt}) is valid; it becomes invalid only when that timer is removed
- *       or fires. Finding the next one looks at the lowest level with timers: a bitmap search for
- *       its first occupied slot, then a scan of that slot's list for its smallest key (one timer
- *       at level 0, where a slot holds a single key), plus one bitmap search per level for coarse
- *       slots; the overflow list is scanned only when the levels are empty.
- *   <li>The overflow list: a re-examination scans it whole, once each time the top level's range
- *       reaches the smallest key in it.
+ *       proportion to the distance. Each timer moves down at most once per level over its life,
+ *       and its bucket is read sequentially when it does and when it fires.
+ *   <li>{@code nextExpiryDelay}: exact to the interval. {@code O(1)} while the cached earliest timer
+ *       is valid; it becomes invalid only when that timer is removed or fires. Finding the next one
+ *       looks at the lowest level with timers: a bitmap search for its first occupied slot, then a
+ *       scan of that slot's bucket (one timer's key at level 0, where a slot holds a single key),
+ *       plus one bitmap search per level for coarse slots; the overflow bucket is scanned only
+ *       when the levels are empty.
+ *   <li>The overflow bucket: scanned whole, once each time the top level's range reaches the
+ *       smallest key in it.
  *   <li>{@code size} {@code O(1)}; {@code clear}, {@code drain}, {@code forEach} {@code O(n)} plus
  *       one pass over the bitmaps.
- *   <li>Memory: per level, two arrays of 2<sup>b<sub>i</sub></sup> list heads (by key and coarse)
- *       and their bitmaps; with the default bits, about 14,500 heads. Per timer, one handle.
+ *   <li>Memory: a handle of 32 bytes per timer (with compressed references), and a slot of four
+ *       bytes in its bucket's chain of 16-slot chunks, all in one array that grows by half when
+ *       it runs out and is reused as buckets fill and empty (at most four filled slots per timer
+ *       in a bucket, usually one); per level, two tables of 2<sup>b<sub>i</sub></sup> bucket
+ *       references, allocated when the level gets its first timer of each kind, and a small
+ *       bucket object per slot that holds timers.
  * </ul>
  *
  * <h2>Order</h2>
  * Timers with the same deadline, armed while that deadline was still ahead, fire in the order they
  * were armed (a {@code reschedule} counts as arming): the pending timers stored under one key are
- * all in a single list, in arming order, wherever they are. Advancing one interval at a time fires timers in
- * interval order, since each such advance fires exactly the timers of one key. An advance that
- * passes many intervals at once hands out timers grouped by the slot they were found in, not
+ * all in a single bucket, in arming order, wherever they are. Advancing one interval at a time fires
+ * timers in interval order, since each such advance fires exactly the timers of one key. An advance
+ * that passes many intervals at once hands out timers grouped by the slot they were found in, not
  * necessarily in interval order. A timer armed with a deadline at or before {@link #now()} is due
  * at once, as the contract requires, and is handed out by the next advance ahead of the timers that
  * advance makes due; with a resolution above 1 it can therefore overtake a timer with the same
@@ -96,34 +70,10 @@ import java.util.function.Consumer;
  * coarse slots by {@link #scheduleWithin scheduleWithin} fire after the timers stored by key in
  * their interval; among themselves, those with the same deadline fire in arming order.
  *
- * <h2>Where this differs from the seed</h2>
- * <ul>
- *   <li><b>Never early, to the unit.</b> The seed fires an alarm at time {@code at} once the clock
- *       passes the interval holding {@code at}; a deadline on an interval boundary would then fire
- *       one interval late for this contract. Keying by the instant before the deadline ({@code at
- *       = deadline - 1}, which for whole-number times is the seed's {@code at < now}) makes it fire
- *       exactly on the boundary.
- *   <li><b>Every deadline is accepted.</b> The seed raises for a time before {@code now} or at or
- *       after {@code alarm_upper_bound}. Here a deadline at or before now is due at the next
- *       advance, even one with the same now, and keys beyond the levels wait in the overflow list.
- *   <li><b>First in, first out.</b> The seed's levels overlap: the top of a level's range can lie
- *       in the first slot of the level above, so as the clock moves, a key can come within reach
- *       of a lower level while earlier timers with the same key still wait in the level above, and
- *       a later timer then fires first (with {@code levelBits "2,2,2"}: a timer for key 20 armed
- *       at 0 goes to level 2, one armed at 4 goes to level 1, and at 12 the first is appended
- *       behind the second). Here a level holds only the keys below the start of the next level,
- *       so the levels partition the keys and each key has one place at a time.
- *   <li><b>Advancing far is cheap.</b> The seed's {@code increase_min_allowed_key} takes time
- *       proportional to the increase; the occupancy bitmaps and the one-rotation bound above make
- *       it proportional to the occupied slots passed.
- *   <li><b>The minimum is found without a linear search.</b> The seed's {@code min_elt} scans the
- *       levels' slots; here the bitmaps find the first occupied slot.
- * </ul>
- *
  * <h2>Use</h2>
  * Create one with {@link #create(TimerConfig)}, or cast a queue made by {@code
- * TimerQueues.create("wheel", config)} to {@code TimingWheel<T>} to reach the seed's vocabulary:
- * {@link #intervalNum}, {@link #intervalStart}, {@link #nextAlarmFiresAt}, {@link
+ * TimerQueues.create("wheel", config)} to {@code TimingWheel<T>} to reach {@code Timing_wheel}'s
+ * own vocabulary: {@link #intervalNum}, {@link #intervalStart}, {@link #nextAlarmFiresAt}, {@link
  * #advanceStopAtNextAlarm}, {@link #maxAllowedAlarmTime} and {@link #levelDurations}.
  *
  * <pre>{@code
@@ -142,30 +92,90 @@ import java.util.function.Consumer;
  */
 public final class TimingWheel<T> implements TimerQueue<T> {
 
+  /*
+   * Implementation notes.
+   *
+   * The algorithm is Jane Street Core's Timing_wheel
+   * (https://ocaml.org/p/core_kernel/latest/doc/Timing_wheel/index.html): a priority queue
+   * whose keys are interval numbers and whose minimum allowed key is the interval of the clock.
+   * Advancing the clock is its increase_min_allowed_key, which removes (fires) every timer whose
+   * key is below the new minimum. A timer's key is the number of the interval holding the instant
+   * just before its deadline. Keys live in an array of levels of decreasing precision (Level):
+   * level i has 2^b_i slots, each covering 2^(b_0 + ... + b_(i-1)) consecutive keys. Level 0
+   * starts at the minimum allowed key and each higher level starts at the first of its slots that
+   * follows the one holding the start of the level below. A timer goes to the lowest level that
+   * holds its key, at the end of its slot's bucket. When the minimum allowed key rises, each level
+   * whose start moved takes the slots it passed and moves their timers down to the lowest level
+   * that now holds them, or to the due bucket: the lazy radix sort, each timer descending level by
+   * level until it fires from level 0.
+   *
+   * Worked example: with levelBits "3,1", resolution 1 and start 0, level 0 has 8 slots for keys 0
+   * to 7 and level 1 has 2 slots of 8 keys each, for keys 8 to 23. A timer for deadline 20 has key
+   * 19 and goes to level 1; one for deadline 30 has key 29 and waits in the overflow bucket.
+   * Advancing to 8 moves level 1 on to keys 16 to 31, which passes the overflow's smallest key, so
+   * key 29 moves into level 1. Advancing to 16 makes level 0 cover keys 16 to 23: level 1 passes
+   * the slot of keys 16 to 23 and moves key 19 down into level 0. Advancing to 20 fires it.
+   *
+   * Where this departs from Timing_wheel, and why:
+   *
+   * - Never early, to the unit. Timing_wheel fires an alarm at `at` once the clock passes the
+   *   interval holding `at`, which for a deadline on an interval boundary is one interval late for
+   *   this contract. Keying by the instant before the deadline (at = deadline - 1, which for whole
+   *   numbers is its `at < now`) fires it exactly on the boundary.
+   * - Every deadline is accepted. Timing_wheel raises for a time before now or at or after
+   *   alarm_upper_bound. Here a deadline at or before now is due at the next advance, and keys
+   *   beyond the levels wait in the overflow bucket, re-examined only when the top level's range
+   *   passes a lower bound of its smallest key (made exact by each re-examination), so it costs
+   *   nothing while the top level stands still.
+   * - First in, first out. Timing_wheel's levels overlap: the top of a level's range can lie in
+   *   the first slot of the level above, so a key can come within reach of a lower level while
+   *   earlier timers with the same key still wait above, and a later timer fires first (with
+   *   levelBits "2,2,2": a timer for key 20 armed at 0 goes to level 2, one armed at 4 to level 1,
+   *   and at 12 the first is appended behind the second). Here a level holds only the keys below
+   *   the start of the next level, so the levels partition the keys and each key has one bucket.
+   * - Advancing far is cheap. increase_min_allowed_key takes time proportional to the increase;
+   *   occupancy bitmaps, and passing each slot of a level at most once per advance, make it
+   *   proportional to the occupied slots passed. Its min_elt is a linear search; here the bitmaps
+   *   find the first occupied slot, and the earliest timer is cached.
+   * - Coarse slots, for scheduleWithin, which Timing_wheel does not have: a second bucket per slot
+   *   of each level i >= 1. Slot B of level i, covering keys from B * 2^s(i), is passed in the
+   *   advance that enters interval B * 2^s(i) - (2^s(1) + ... + 2^s(i-1)); a timer in its coarse
+   *   bucket has the key of the interval before, and is handed out right there, never moving down.
+   * - Storage. Timing_wheel keeps each slot's elements in an intrusive doubly linked list. With a
+   *   million timers, unlinking one touches three cache lines (the timer and both neighbours), and
+   *   moving a slot down a level or firing it is a dependent cache miss per timer, the next
+   *   address known only once the last timer arrived. Here a bucket is a chain of 16-slot chunks
+   *   of one array (Bucket, Slab): a timer records its bucket and slab slot, a cancel empties
+   *   that one slot, and emptying a bucket reads its slots in order, a cache line of sixteen
+   *   timer references at a time, so the processor fetches the timers' own lines many at once.
+   *   Holes left by cancels are bounded by compaction (see Bucket); chunks of emptied buckets go
+   *   back to the slab's free chain and buckets of emptied slots to a spare list, so a steady
+   *   flow of timers allocates nothing. Lazy deletion (a cancel marking only the timer, as lawn
+   *   does) would save the one slot write, but then every read of a bucket must read each
+   *   cancelled timer to tell it is stale, and a compaction must too: a cache miss later instead
+   *   of a store now, which the processor retires without waiting for it.
+   * - A timer is 32 bytes: payload, deadline, bucket, slot. It does not store its key, which is
+   *   derived from its deadline and the clock when it moves (keyOf), nor its owner, which is its
+   *   bucket's: a timer that is not pending keeps its last bucket, so the foreign-handle check
+   *   holds whether or not it is pending.
+   * - Due and firing are two buckets: timers that the next advance hands out are due; the running
+   *   advance first swaps the due bucket in as the firing batch, so timers that its handlers arm
+   *   at or before now join the (new, empty) due bucket and wait for the next advance. Timers it
+   *   did not hand out (a limit, a handler that threw) go back in front of those. A passed slot
+   *   of level 0 (one key) or a coarse slot is due whole, so when nothing is due yet its bucket
+   *   becomes the due bucket (pass): its timers are not moved at all between being filed in
+   *   level 0 and being handed out.
+   */
+
   /** The option that sets the level sizes in bits: {@value}. */
   public static final String LEVEL_BITS_OPTION = LevelBits.OPTION;
-  /** The default level sizes, the seed's 64-bit default of 62 bits: {@value}. */
+  /** The default level sizes, {@code Timing_wheel}'s 64-bit default of 62 bits: {@value}. */
   public static final String DEFAULT_LEVEL_BITS = LevelBits.DEFAULT;
-  /** The most bits the levels may have in all, the seed's {@code max_num_bits}: {@value}. */
+  /** The most bits the levels may have in all, {@code Timing_wheel}'s {@code max_num_bits}: {@value}. */
   public static final int MAX_NUM_BITS = LevelBits.MAX_NUM_BITS;
 
-  /** {@link WheelTimer#position} of a timer that is not pending. */
-  static final int NOT_PENDING = -1;
-  /** The list of due timers, which the next advance (or the running one) hands out in order. */
-  static final int DUE = 0;
-  /** The list of timers made due by a handler of the running advance: for the next advance. */
-  static final int NEXT_DUE = 1;
-  /** The list of timers whose keys lie beyond the top level. */
-  static final int OVERFLOW = 2;
-  /** The first slot position: slots start on a word of the bitmaps, which the lists above skip. */
-  static final int FIRST_SLOT = 64;
-  /** {@link WheelTimer#group} of a timer in a list that is not a slot. */
-  static final int NO_GROUP = -1;
-  /**
-   * The largest unsigned key. As the start of a level, it means that the level lies beyond the end
-   * of the key space (the clock is within one of its slots of 2^64), so no key is left for it.
-   */
-  static final long END = -1L;
+  /** The largest unsigned key, {@link Level#END}. */
+  static final long END = Level.END;
 
   private final long startTime;
   private final long resolution;
@@ -174,52 +184,48 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   /** The largest interval number whose end the clock can reach, {@code (2^64 - 1) / resolution}. */
   private final long lastInterval;
   final LevelBits levelBits;
-  final int levels;
-  /** Per level: each slot covers 2^shift keys. */
-  final int[] shift;
-  /** Per level: slot count minus one. */
-  final int[] slotMask;
-  /** Per level: the number of keys its slots cover in all, minus one. */
-  private final long[] spanMinusOne;
-  /**
-   * Per level {@code i >= 1}: {@code 2^shift(1) + ... + 2^shift(i-1)}. Slot {@code B} of level
-   * {@code i}, covering keys from {@code B * 2^shift(i)}, is passed when the minimum allowed key
-   * reaches {@code B * 2^shift(i) - passOffset[i]}, which is how {@code scheduleWithin} knows when
-   * a coarse slot fires.
-   */
-  final long[] passOffset;
-  /** Per level: the position of slot 0 of its lists of timers stored by key. */
-  final int[] naturalBase;
-  /** Per level: the position of slot 0 of its coarse lists, of timers from scheduleWithin. */
-  final int[] coarseBase;
-
-  /** The first timer of each list, by position; lists are circular: the head's previous is last. */
-  final WheelTimer<T>[] heads;
-  /** One bit per slot position, set if and only if that slot's list is not empty. */
-  final long[] occupied;
-  /** Timers per level: stored by key at {@code [level]}, coarse at {@code [levels + level]}. */
-  final int[] counts;
-  /** Per level: the smallest key it can hold (a multiple of 2^shift), or {@link #END}. */
-  final long[] minKey;
-  /** Per level: the largest key it can hold, saturated at {@link #END}. */
-  final long[] maxKey;
+  /** The levels, most precise first. */
+  final Level<T>[] levels;
+  /** The slots of every bucket. */
+  final Slab<T> slab;
+  /** Buckets that no slot has, linked by {@link Bucket#nextSpare}, for slots that get timers. */
+  Bucket<T> spareBuckets;
+  /** Buckets made for the slots of the levels, spare ones included. */
+  private int bucketsMade;
+  /** Slots of the levels, of both kinds: no more buckets are ever needed. */
+  private final int slotCount;
+  /** Timers due: the next advance hands them out, in order. */
+  Bucket<T> due;
+  /** The batch the running advance hands out; empty outside of an advance. */
+  Bucket<T> firing;
+  /** Timers whose keys lie beyond the top level. */
+  final Bucket<T> overflow;
+  /** Puts a timer that left its bucket where its key now belongs. */
+  private final Consumer<WheelTimer<T>> refile = this::refile;
+  /** Appends a timer to the firing bucket. */
+  private final Consumer<WheelTimer<T>> appendToFiring = timer -> firing.append(timer);
 
   private long now;
   /** Unsigned distance of the clock from the start time. */
   private long elapsed;
-  /** The interval number of the clock: every key in the levels and overflow list is at least it. */
+  /** The interval number of the clock: every key in the levels and overflow is at least it. */
   long minAllowedKey;
   private int size;
-  /** At most the smallest key in the overflow list; {@link #END} when it is empty. */
+  /** At most the smallest key in the overflow bucket; {@link #END} when it is empty. */
   long overflowKeyLowerBound = END;
-  /** The timer with the smallest key in the levels and overflow list, if {@link #minimumKnown}. */
+  /** The timer with the smallest key in the levels and overflow, if {@link #minimumKnown}. */
   WheelTimer<T> minimum;
+  /** The key of {@link #minimum}. */
+  long minimumKey;
   boolean minimumKnown = true;
   private boolean advancing;
 
+  /** What {@link Bucket#readAhead} read last: kept so that its reads are made. */
+  long readAhead;
+
   /** Slots taken by advances, counted so that tests can check the cost bounds. */
   long slotVisits;
-  /** Re-examinations of the overflow list, counted for tests. */
+  /** Re-examinations of the overflow bucket, counted for tests. */
   long overflowScans;
 
   @SuppressWarnings("unchecked")
@@ -231,40 +237,28 @@ public final class TimingWheel<T> implements TimerQueue<T> {
         ? Long.numberOfTrailingZeros(resolution) : -1;
     this.lastInterval = Long.divideUnsigned(END, resolution);
     this.levelBits = levelBits;
-    this.levels = levelBits.levels();
-    this.shift = new int[levels];
-    this.slotMask = new int[levels];
-    this.spanMinusOne = new long[levels];
-    this.passOffset = new long[levels];
-    this.naturalBase = new int[levels];
-    this.coarseBase = new int[levels];
-    this.counts = new int[2 * levels];
-    this.minKey = new long[levels];
-    this.maxKey = new long[levels];
-    int position = FIRST_SLOT;
-    for (int level = 0; level < levels; level++) {
-      int bits = levelBits.bits(level);
-      shift[level] = levelBits.shift(level);
-      slotMask[level] = (1 << bits) - 1;
-      spanMinusOne[level] = (1L << (shift[level] + bits)) - 1;
-      passOffset[level] = level <= 1 ? 0 : passOffset[level - 1] + (1L << shift[level - 1]);
-      int words = Math.max(1, (1 << bits) >>> 6);
-      naturalBase[level] = position;
-      position += words << 6;
-      coarseBase[level] = position;
-      position += words << 6;
-      minKey[level] = level == 0 ? 0 : nextLevelMin(minKey[level - 1], level);
-      maxKey[level] = levelMax(minKey[level], level);
+    this.levels = (Level<T>[]) new Level<?>[levelBits.levels()];
+    for (int level = 0; level < levels.length; level++) {
+      long levelMin = level == 0
+          ? 0 : Level.startAbove(levels[level - 1].minKey, levelBits.shift(level));
+      levels[level] = new Level<>(this, levelBits, level, levelMin);
     }
-    this.heads = (WheelTimer<T>[]) new WheelTimer<?>[position];
-    this.occupied = new long[position >>> 6];
+    this.slab = new Slab<>();
+    int slots = 0;
+    for (Level<T> level : levels) {
+      slots += 2 * (level.slotMask + 1);
+    }
+    this.slotCount = slots;
+    this.due = new Bucket<>(this, null, -1, false);
+    this.firing = new Bucket<>(this, null, -1, false);
+    this.overflow = new Bucket<>(this, null, -1, false);
   }
 
   /**
    * Creates an empty timing wheel. This is what {@code TimerQueues.create("wheel", config)} does,
    * with the result typed as this class.
    *
-   * @param config the start time, the resolution (the seed's {@code alarm_precision}) and
+   * @param config the start time, the resolution ({@code Timing_wheel}'s {@code alarm_precision}) and
    *     optionally {@value #LEVEL_BITS_OPTION}
    * @param <T> the payload type
    * @return a new, empty wheel whose clock starts at {@code config.startTime()}
@@ -287,7 +281,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   /**
    * Returns how much time each level of a configuration covers, lowest level first: level {@code
    * i} covers {@code resolution * 2^(b_0 + ... + b_i)}, saturated at {@link Long#MAX_VALUE}. This
-   * is the seed's {@code durations}. With the default level bits and a resolution of one
+   * is {@code Timing_wheel}'s {@code durations}. With the default level bits and a resolution of one
    * millisecond, for example, level 0 covers about 2 seconds, level 1 about 35 minutes and level 2
    * about 25 days.
    *
@@ -323,13 +317,13 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   /**
    * {@inheritDoc}
    *
-   * <p>{@code O(1)}: the timer goes to the tail of the slot of the lowest level that holds its key,
-   * to the overflow list if no level does, or to the list of due timers if its deadline is not
-   * after {@link #now()}.
+   * <p>{@code O(1)}: the timer goes to the end of the bucket of the slot of the lowest level that
+   * holds its key, to the overflow bucket if no level does, or to the due bucket if its deadline is
+   * not after {@link #now()}.
    */
   @Override
   public TimerHandle<T> schedule(long deadline, T payload) {
-    WheelTimer<T> timer = new WheelTimer<>(this, Objects.requireNonNull(payload, "payload"));
+    WheelTimer<T> timer = new WheelTimer<>(due, Objects.requireNonNull(payload, "payload"));
     arm(timer, deadline);
     return timer;
   }
@@ -339,8 +333,8 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    *
    * <p>The wheel looks for the coarsest slot whose firing lies within the range. A slot of level
    * {@code i >= 1} is passed, and hands out the timers of its coarse list, in the advance that
-   * enters one particular interval (see the class documentation); the timer is put in that coarse
-   * list, under the key of the interval before, if handing it out there is neither before {@code
+   * enters one particular interval; the timer is put in that coarse
+   * bucket, under the key of the interval before, if handing it out there is neither before {@code
    * earliest} nor later than {@code latest} rounded up to the resolution, and the slot lies within
    * the level's current range. It then never cascades: it stays in that slot until it fires. The
    * highest level with such a slot wins, and in it the earliest slot. The chosen deadline is the
@@ -354,7 +348,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   public TimerHandle<T> scheduleWithin(long earliest, long latest, T payload) {
     Objects.requireNonNull(payload, "payload");
     TimerQueueChecks.checkRange(earliest, latest);
-    WheelTimer<T> timer = new WheelTimer<>(this, payload);
+    WheelTimer<T> timer = new WheelTimer<>(due, payload);
     long toEarliest = earliest - now;
     long toLatest = latest - now;
     // A latest more than Long.MAX_VALUE ahead wraps into the past; earliest alone is then safe.
@@ -365,22 +359,28 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     return timer;
   }
 
-  /** {@inheritDoc} {@code O(1)}. */
+  /**
+   * {@inheritDoc} {@code O(1)} amortized: the timer's slot in its bucket is emptied, and a bucket
+   * left sparse is now and then compacted.
+   */
   @Override
   public boolean cancel(TimerHandle<T> timer) {
     WheelTimer<T> owned = own(timer);
-    if (owned.position == NOT_PENDING) {
+    if (owned.slot < 0) {
       return false;
     }
     remove(owned);
     return true;
   }
 
-  /** {@inheritDoc} {@code O(1)}: the timer is unlinked and armed again, at its new list's tail. */
+  /**
+   * {@inheritDoc} {@code O(1)} amortized: the timer leaves its bucket, as for {@link #cancel}, and
+   * is armed again, at the end of its new bucket.
+   */
   @Override
   public boolean reschedule(TimerHandle<T> timer, long deadline) {
     WheelTimer<T> owned = own(timer);
-    boolean wasPending = owned.position != NOT_PENDING;
+    boolean wasPending = owned.slot >= 0;
     if (wasPending) {
       remove(owned);
     }
@@ -388,24 +388,18 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     return wasPending;
   }
 
-  @Override
-  public int advance(long now, Consumer<? super TimerHandle<T>> onExpired) {
-    return advance(now, onExpired, Integer.MAX_VALUE);
-  }
-
   /**
    * {@inheritDoc}
    *
-   * <p>Moving the clock into a later interval is the seed's {@code increase_min_allowed_key}: the
-   * timers of the passed keys join the due list, and the due list is handed out in order.
+   * <p>Moving the clock into a later interval is {@code Timing_wheel}'s {@code
+   * increase_min_allowed_key}: the timers of the passed keys join the due bucket, which then
+   * becomes the firing batch and is handed out in order.
    */
   @Override
   public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
     Objects.requireNonNull(onExpired, "onExpired");
     TimerQueueChecks.checkLimit(limit);
-    if (advancing) {
-      throw new IllegalStateException("advance must not be called from a timer handler");
-    }
+    TimerQueueChecks.checkNotInHandler(advancing, "advance");
     long step = now - this.now;
     if (step > 0) {
       this.now = now;
@@ -427,13 +421,13 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    */
   @Override
   public long nextExpiryDelay() {
-    if (heads[DUE] != null || heads[NEXT_DUE] != null) {
+    if (due.size > 0 || firing.size > 0) {
       return 0;
     }
     if (size == 0) {
       return Long.MAX_VALUE;
     }
-    long delay = firesAt(minimumTimer().key) - elapsed;
+    long delay = firesAt(minimumKey()) - elapsed;
     if (Long.compareUnsigned(delay, Long.MAX_VALUE - 1) > 0) {
       return Long.MAX_VALUE - 1;
     }
@@ -447,16 +441,12 @@ public final class TimingWheel<T> implements TimerQueue<T> {
 
   @Override
   public void clear() {
-    for (int word = 0; word < occupied.length; word++) {
-      for (long bits = occupied[word]; bits != 0; bits &= bits - 1) {
-        forgetList((word << 6) + Long.numberOfTrailingZeros(bits));
-      }
-      occupied[word] = 0;
+    due.clear();
+    firing.clear();
+    overflow.clear();
+    for (Level<T> level : levels) {
+      level.clear();
     }
-    forgetList(DUE);
-    forgetList(NEXT_DUE);
-    forgetList(OVERFLOW);
-    Arrays.fill(counts, 0);
     size = 0;
     overflowKeyLowerBound = END;
     minimum = null;
@@ -466,25 +456,38 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   @Override
   public int drain(Consumer<? super TimerHandle<T>> sink) {
     Objects.requireNonNull(sink, "sink");
-    if (advancing) {
-      throw new IllegalStateException("drain must not be called from a timer handler");
-    }
-    int drained = 0;
-    int word = 0;
-    for (int remaining = size; remaining > 0; remaining--) {
-      WheelTimer<T> timer = heads[DUE] != null ? heads[DUE] : heads[OVERFLOW];
-      if (timer == null) {
-        while (word < occupied.length && occupied[word] == 0) {
-          word++;
-        }
-        if (word == occupied.length) {
-          break;
-        }
-        timer = heads[(word << 6) + Long.numberOfTrailingZeros(occupied[word])];
+    TimerQueueChecks.checkNotInHandler(advancing, "drain");
+    int drained = drain(due, sink) + drain(overflow, sink);
+    for (Level<T> level : levels) {
+      Bucket<T> bucket;
+      while ((bucket = level.anyOccupiedBucket()) != null) {
+        drained += drain(bucket, sink);
       }
-      remove(timer);
-      drained++;
-      sink.accept(timer);
+    }
+    return drained;
+  }
+
+  /** Hands every timer of a bucket to a sink, each removed first; returns how many. */
+  private int drain(Bucket<T> bucket, Consumer<? super TimerHandle<T>> sink) {
+    int drained = 0;
+    // Not compacted while it is read by slot; it empties unless the sink throws.
+    bucket.handingOut = true;
+    try {
+      int chunk = bucket.first;
+      for (int i = 0; i < bucket.fill; i++) {
+        if (Bucket.startsChunk(i)) {
+          chunk = slab.next[chunk];
+        }
+        WheelTimer<T> timer = slab.slots[Bucket.slotIn(chunk, i)];
+        if (timer != null) {
+          remove(timer);
+          drained++;
+          sink.accept(timer);
+        }
+      }
+    } finally {
+      bucket.handingOut = false;
+      bucket.compactIfSparse();
     }
     return drained;
   }
@@ -492,13 +495,11 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   @Override
   public void forEach(Consumer<? super TimerHandle<T>> action) {
     Objects.requireNonNull(action, "action");
-    visitList(DUE, action);
-    visitList(NEXT_DUE, action);
-    visitList(OVERFLOW, action);
-    for (int word = 0; word < occupied.length; word++) {
-      for (long bits = occupied[word]; bits != 0; bits &= bits - 1) {
-        visitList((word << 6) + Long.numberOfTrailingZeros(bits), action);
-      }
+    due.forEach(action);
+    firing.forEach(action);
+    overflow.forEach(action);
+    for (Level<T> level : levels) {
+      level.forEach(action);
     }
   }
 
@@ -508,12 +509,12 @@ public final class TimingWheel<T> implements TimerQueue<T> {
         + ", resolution=" + resolution + "}";
   }
 
-  // ---------------------------------------------------------------- the seed's vocabulary
+  // ---------------------------------------------------------------- Timing_wheel's vocabulary
 
   /**
    * Returns the number of the interval that holds a time: 0 for the interval that starts at the
    * start time, then one more per resolution, counted as unsigned distances from the start time.
-   * This is the seed's {@code interval_num}.
+   * This is {@code Timing_wheel}'s {@code interval_num}.
    *
    * @param time a time no earlier than the start time and less than 2^64 units after it; times are
    *     placed relative to {@link #now()} by signed difference, as everywhere in the contract
@@ -526,7 +527,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   }
 
   /**
-   * Returns the interval number of {@link #now()}, the seed's {@code now_interval_num}: the
+   * Returns the interval number of {@link #now()}, {@code Timing_wheel}'s {@code now_interval_num}: the
    * wheel's minimum allowed key. A timer fires in the first advance whose interval number is
    * greater than its key.
    *
@@ -538,7 +539,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
 
   /**
    * Returns the time at which an interval starts, {@code startTime + intervalNum * resolution}:
-   * the seed's {@code interval_num_start}.
+   * {@code Timing_wheel}'s {@code interval_num_start}.
    *
    * @param intervalNum an interval number, an unsigned value
    * @return the start of that interval, in the wrapping arithmetic of the clock
@@ -554,7 +555,8 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   }
 
   /**
-   * Returns the start of the interval that holds a time, the seed's {@code interval_start}.
+   * Returns the start of the interval that holds a time, {@code Timing_wheel}'s {@code
+   * interval_start}.
    *
    * @param time a time, as for {@link #intervalNum}
    * @return the greatest time at or before {@code time} that is a whole number of resolutions
@@ -566,10 +568,10 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   }
 
   /**
-   * Returns the earliest time to which the clock can be advanced so that a timer fires, the seed's
-   * {@code next_alarm_fires_at}: {@link #now()} if a timer is due, else the end of the interval of
+   * Returns the earliest time to which the clock can be advanced so that a timer fires, {@code
+   * Timing_wheel}'s {@code next_alarm_fires_at}: {@link #now()} if a timer is due, else the end of the interval of
    * the instant before the earliest deadline. For the earliest deadline {@code d}, the result
-   * {@code next} satisfies {@code next - resolution < d <= next} (the seed, which fires an alarm at
+   * {@code next} satisfies {@code next - resolution < d <= next} ({@code Timing_wheel}, which fires an alarm at
    * {@code at} only once the clock passes it, has {@code next - precision <= at < next}). Never
    * more than {@link Long#MAX_VALUE} after {@code now()}: a timer within a resolution of that
    * limit reports the limit, the farthest one advance can reach. Costs what {@link
@@ -582,17 +584,18 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     if (size == 0) {
       return OptionalLong.empty();
     }
-    if (heads[DUE] != null || heads[NEXT_DUE] != null) {
+    if (due.size > 0 || firing.size > 0) {
       return OptionalLong.of(now);
     }
-    long distance = firesAt(minimumTimer().key) - elapsed;
+    long distance = firesAt(minimumKey()) - elapsed;
     return OptionalLong.of(
         now + (Long.compareUnsigned(distance, Long.MAX_VALUE) > 0 ? Long.MAX_VALUE : distance));
   }
 
   /**
    * Advances the clock to {@code to} or to {@link #nextAlarmFiresAt()}, whichever comes first, and
-   * fires what is due there: the seed's {@code advance_clock_stop_at_next_alarm}. Stepping an
+   * fires what is due there: {@code Timing_wheel}'s {@code
+   * advance_clock_stop_at_next_alarm}. Stepping an
    * event loop with it never jumps past a timer, so every timer fires exactly when the clock
    * reaches the end of its interval.
    *
@@ -605,9 +608,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    */
   public int advanceStopAtNextAlarm(long to, Consumer<? super TimerHandle<T>> onExpired) {
     Objects.requireNonNull(onExpired, "onExpired");
-    if (advancing) {
-      throw new IllegalStateException("advance must not be called from a timer handler");
-    }
+    TimerQueueChecks.checkNotInHandler(advancing, "advance");
     long distance = to - now;
     long delay = nextExpiryDelay();
     return advance(distance > 0 && delay < distance ? now + delay : to, onExpired);
@@ -615,15 +616,15 @@ public final class TimingWheel<T> implements TimerQueue<T> {
 
   /**
    * Returns the latest deadline that the levels hold right now: a timer armed now with a later
-   * deadline waits in the overflow list until the levels reach it. This is the seed's {@code
-   * max_allowed_alarm_time}, moved to deadlines; like it, it grows as the clock moves. If the
+   * deadline waits in the overflow bucket until the levels reach it. This is {@code Timing_wheel}'s
+   * {@code max_allowed_alarm_time}, moved to deadlines; like it, it grows as the clock moves. If the
    * levels reach beyond everything a deadline can express, returns {@code now() +
    * Long.MAX_VALUE}.
    *
    * @return the latest deadline stored in the levels
    */
   public long maxAllowedAlarmTime() {
-    long topMax = maxKey[levels - 1];
+    long topMax = levels[levels.length - 1].maxKey;
     long reach = topMax == END ? END : firesAt(topMax);
     long distance = reach - elapsed;
     return now + (Long.compareUnsigned(distance, Long.MAX_VALUE) > 0 ? Long.MAX_VALUE : distance);
@@ -633,12 +634,12 @@ public final class TimingWheel<T> implements TimerQueue<T> {
 
   private WheelTimer<T> own(TimerHandle<T> timer) {
     Objects.requireNonNull(timer, "timer");
-    if (timer instanceof WheelTimer && ((WheelTimer<?>) timer).wheel == this) {
+    if (timer instanceof WheelTimer && ((WheelTimer<?>) timer).bucket.owner == this) {
       @SuppressWarnings("unchecked")
       WheelTimer<T> owned = (WheelTimer<T>) timer;
       return owned;
     }
-    throw new IllegalArgumentException("timer " + timer + " was not created by this queue");
+    throw TimerQueueChecks.foreignHandle(timer);
   }
 
   private void arm(WheelTimer<T> timer, long deadline) {
@@ -646,458 +647,320 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     long distance = deadline - now;
     size++;
     if (distance <= 0) {
-      link(timer, advancing ? NEXT_DUE : DUE, NO_GROUP);
+      due.append(timer);
       return;
     }
-    timer.key = keyOf(saturatedAdd(elapsed, distance));
-    insert(timer);
-    noteArmed(timer);
+    long key = keyOf(saturatedAdd(elapsed, distance));
+    insert(timer, key);
+    noteArmed(timer, key);
   }
 
   /**
    * Puts a timer, under the key of a moment within {@code [now + toEarliest, now + toLatest]}, in
-   * the coarse list of the highest-level slot that is passed in that moment's advance; returns
+   * the coarse bucket of the highest-level slot that is passed in that moment's advance; returns
    * false, changing nothing, if no level has one.
    */
   private boolean armInCoarseSlot(
       WheelTimer<T> timer, long toEarliest, long toLatest, long latest) {
     long lowestKey = keyOf(saturatedAdd(elapsed, toEarliest));
     long highestKey = keyOf(saturatedAdd(elapsed, toLatest));
-    for (int level = levels - 1; level >= 1; level--) {
-      long passKey = firstPassAtOrAfter(level, lowestKey + 1);
+    for (int index = levels.length - 1; index >= 1; index--) {
+      Level<T> level = levels[index];
+      long passKey = level.firstPassAtOrAfter(lowestKey + 1);
       if (passKey == 0 || Long.compareUnsigned(passKey - 1, highestKey) > 0) {
         continue;
       }
-      long block = (passKey + passOffset[level]) >>> shift[level];
-      timer.key = passKey - 1;
+      long block = (passKey + level.passOffset) >>> level.shift;
+      // The deadline is the start of the interval passKey, whose key is passKey - 1 (keyOf).
       timer.deadline =
           passKey - 1 == highestKey ? latest : now + (passKey * resolution - elapsed);
       size++;
-      link(timer, coarseBase[level] + ((int) block & slotMask[level]), levels + level);
-      noteArmed(timer);
+      level.coarseBucket((int) block & level.slotMask).append(timer);
+      noteArmed(timer, passKey - 1);
       return true;
     }
     return false;
   }
 
-  /**
-   * Returns the smallest key {@code k >= atLeast} at which the minimum allowed key passes a slot of
-   * a level that lies within the level's current range, or 0 if there is none.
-   */
-  private long firstPassAtOrAfter(int level, long atLeast) {
-    long target = atLeast + passOffset[level];
-    if (minKey[level] == END || Long.compareUnsigned(target, atLeast) < 0) {
-      return 0;
-    }
-    int s = shift[level];
-    long block = (target >>> s) + ((target & ((1L << s) - 1)) == 0 ? 0 : 1);
-    if (Long.compareUnsigned(block, END >>> s) > 0) {
-      return 0;
-    }
-    long blockStart = block << s;
-    if (Long.compareUnsigned(blockStart, maxKey[level]) > 0) {
-      return 0;
-    }
-    return blockStart - passOffset[level];
-  }
-
-  /** Keeps the cached minimum right after a timer is linked into the levels or overflow list. */
-  private void noteArmed(WheelTimer<T> timer) {
-    if (minimumKnown && (minimum == null || Long.compareUnsigned(timer.key, minimum.key) < 0)) {
+  /** Keeps the cached minimum right after a timer joined the levels or the overflow bucket. */
+  private void noteArmed(WheelTimer<T> timer, long key) {
+    if (minimumKnown && (minimum == null || Long.compareUnsigned(key, minimumKey) < 0)) {
       minimum = timer;
+      minimumKey = key;
     }
   }
 
-  /** Unlinks a pending timer, which is then not pending. */
+  /** Takes a pending timer out of its bucket; it is then not pending. */
   private void remove(WheelTimer<T> timer) {
     if (timer == minimum) {
       minimum = null;
       minimumKnown = false;
     }
-    unlink(timer);
+    timer.bucket.remove(timer);
     size--;
   }
 
   /**
-   * Links a timer whose key is at least the minimum allowed key into the slot of the lowest level
-   * whose part of the keys holds it (below the next level's start), or into the overflow list.
+   * Appends a timer whose key is at least the minimum allowed key to the bucket of its slot in the
+   * lowest level whose part of the keys holds it (below the next level's start), or to the overflow
+   * bucket.
    */
-  private void insert(WheelTimer<T> timer) {
-    long key = timer.key;
-    int top = levels - 1;
-    for (int level = 0; level < top; level++) {
-      if (Long.compareUnsigned(key, minKey[level + 1]) < 0) {
-        link(timer, naturalBase[level] + slotOf(key, level), level);
+  private void insert(WheelTimer<T> timer, long key) {
+    int top = levels.length - 1;
+    for (int index = 0; index < top; index++) {
+      if (Long.compareUnsigned(key, levels[index + 1].minKey) < 0) {
+        Level<T> level = levels[index];
+        level.keyedBucket(level.slotOf(key)).append(timer);
         return;
       }
     }
-    if (Long.compareUnsigned(key, maxKey[top]) <= 0) {
-      link(timer, naturalBase[top] + slotOf(key, top), top);
+    Level<T> level = levels[top];
+    if (Long.compareUnsigned(key, level.maxKey) <= 0) {
+      level.keyedBucket(level.slotOf(key)).append(timer);
       return;
     }
-    link(timer, OVERFLOW, NO_GROUP);
+    overflow.append(timer);
     if (Long.compareUnsigned(key, overflowKeyLowerBound) < 0) {
       overflowKeyLowerBound = key;
+    }
+  }
+
+  /**
+   * Puts a timer that was taken out of its bucket by an advance where it now belongs: the due
+   * bucket if its key is below the minimum allowed key, else the lowest level that holds it, or the
+   * overflow bucket.
+   */
+  private void refile(WheelTimer<T> timer) {
+    long key = keyOf(timer);
+    if (Long.compareUnsigned(key, minAllowedKey) < 0) {
+      due.append(timer);
+    } else {
+      insert(timer, key);
     }
   }
 
   // ---------------------------------------------------------------- advancing
 
   /**
-   * The seed's {@code increase_min_allowed_key}: moves each level's range up, from the bottom,
-   * stopping at the first level whose range does not move; each level that moved and has timers
-   * gives up the slots it passed.
+   * {@code Timing_wheel}'s {@code increase_min_allowed_key}: moves each level's range up, from the
+   * bottom, stopping at the first level whose range does not move; each level that moved and has
+   * timers gives up the slots it passed.
    */
   private void increaseMinAllowedKey(long newMinimum) {
-    if (minimum != null && Long.compareUnsigned(minimum.key, newMinimum) < 0) {
+    if (minimum != null && Long.compareUnsigned(minimumKey, newMinimum) < 0) {
       minimum = null;
       minimumKnown = false;
     }
     minAllowedKey = newMinimum;
-    int top = levels - 1;
+    int top = levels.length - 1;
     long levelMin = newMinimum;
-    for (int level = 0; ; level++) {
-      long oldMin = minKey[level];
+    for (int index = 0; ; index++) {
+      Level<T> level = levels[index];
+      long oldMin = level.minKey;
       if (levelMin == oldMin) {
         return;
       }
-      minKey[level] = levelMin;
-      maxKey[level] = levelMax(levelMin, level);
-      if (counts[level] + counts[levels + level] > 0) {
+      level.moveTo(levelMin);
+      if (!level.isEmpty()) {
         passSlots(level, oldMin, levelMin);
       }
-      if (level == top) {
+      if (index == top) {
         break;
       }
-      levelMin = nextLevelMin(levelMin, level + 1);
+      levelMin = levels[index + 1].startAbove(levelMin);
     }
-    if (heads[OVERFLOW] != null
-        && Long.compareUnsigned(overflowKeyLowerBound, maxKey[top]) <= 0) {
+    if (overflow.size > 0
+        && Long.compareUnsigned(overflowKeyLowerBound, levels[top].maxKey) <= 0) {
       reexamineOverflow();
     }
   }
 
   /** Takes the slots of a level that hold keys from {@code oldMin} up to {@code newMin}. */
-  private void passSlots(int level, long oldMin, long newMin) {
-    int slots = slotMask[level] + 1;
-    long passed = newMin == END ? END : (newMin - oldMin) >>> shift[level];
+  private void passSlots(Level<T> level, long oldMin, long newMin) {
+    int slots = level.slotMask + 1;
+    long passed = newMin == END ? END : (newMin - oldMin) >>> level.shift;
     if (Long.compareUnsigned(passed, slots) >= 0) {
-      takeSlots(level, 0, slots);
+      slotVisits += level.takeSlots(0, slots);
       return;
     }
-    int first = slotOf(oldMin, level);
+    int first = level.slotOf(oldMin);
     int end = first + (int) passed;
     if (end <= slots) {
-      takeSlots(level, first, end);
+      slotVisits += level.takeSlots(first, end);
     } else {
-      takeSlots(level, first, slots);
-      takeSlots(level, 0, end - slots);
-    }
-  }
-
-  /** Takes the occupied slots of a level in {@code [from, to)}, found through the bitmaps. */
-  private void takeSlots(int level, int from, int to) {
-    for (int slot = nextOccupiedSlot(level, from, to); slot >= 0;
-        slot = nextOccupiedSlot(level, slot + 1, to)) {
-      slotVisits++;
-      takeList(naturalBase[level] + slot);
-      takeList(coarseBase[level] + slot);
+      slotVisits += level.takeSlots(first, slots);
+      slotVisits += level.takeSlots(0, end - slots);
     }
   }
 
   /**
-   * Empties a slot's list, in order: timers whose key is now below the minimum allowed key become
-   * due, the others move to the lowest level that holds them.
+   * Empties a bucket of a slot that a level passed. A slot of level 0 holds a single key, and a
+   * coarse slot fires where it is passed, so all the timers of such a bucket are now due: if no
+   * timer is due yet, the bucket itself becomes the due bucket, its timers staying in their slots,
+   * and the empty due bucket becomes a spare. Otherwise each timer is filed where its key now
+   * belongs, in order.
    */
-  private void takeList(int position) {
-    WheelTimer<T> first = heads[position];
-    if (first == null) {
-      return;
+  void pass(Bucket<T> bucket) {
+    if ((bucket.coarse || bucket.level.index == 0) && due.fill == 0) {
+      bucket.level.detach(bucket);
+      bucket.assign(null, -1, false);
+      Bucket<T> empty = due;
+      due = bucket;
+      giveBucket(empty);
+    } else {
+      bucket.takeAll(refile);
     }
-    heads[position] = null;
-    occupied[position >>> 6] &= ~(1L << position);
-    WheelTimer<T> timer = first;
-    do {
-      WheelTimer<T> next = timer.next;
-      counts[timer.group]--;
-      if (Long.compareUnsigned(timer.key, minAllowedKey) < 0) {
-        link(timer, DUE, NO_GROUP);
-      } else {
-        insert(timer);
-      }
-      timer = next;
-    } while (timer != first);
   }
 
   /**
-   * Moves the overflow timers that the top level now reaches into the levels (or the due list),
+   * Moves the overflow timers that the top level now reaches into the levels (or the due bucket),
    * keeping the others in order, and makes the overflow's key bound exact.
    */
   private void reexamineOverflow() {
     overflowScans++;
-    long topMax = maxKey[levels - 1];
-    WheelTimer<T> first = heads[OVERFLOW];
-    heads[OVERFLOW] = null;
-    long lowest = END;
-    WheelTimer<T> timer = first;
-    do {
-      WheelTimer<T> next = timer.next;
-      long key = timer.key;
-      if (Long.compareUnsigned(key, topMax) > 0) {
-        link(timer, OVERFLOW, NO_GROUP);
-        lowest = Long.compareUnsigned(key, lowest) < 0 ? key : lowest;
-      } else if (Long.compareUnsigned(key, minAllowedKey) < 0) {
-        link(timer, DUE, NO_GROUP);
-      } else {
-        insert(timer);
-      }
-      timer = next;
-    } while (timer != first);
-    overflowKeyLowerBound = lowest;
+    overflowKeyLowerBound = END;
+    overflow.takeAll(refile);
   }
 
   /**
-   * Hands out the due timers, oldest first, at most {@code limit}. Timers that handlers make due go
-   * to {@link #NEXT_DUE}; afterwards, also after a handler threw, they join the due list behind the
-   * ones not handed out.
+   * Hands out the due timers, oldest first, at most {@code limit}: the due bucket becomes the
+   * firing batch, and timers that handlers make due join the new, empty due bucket. Afterwards,
+   * also after a handler threw, the timers of the batch not handed out go back in front of those.
    */
   private int handOutDue(Consumer<? super TimerHandle<T>> onExpired, int limit) {
+    if (due.size == 0) {
+      return 0;
+    }
+    Bucket<T> batch = due;
+    due = firing;
+    firing = batch;
+    batch.handingOut = true;
     advancing = true;
     int fired = 0;
     try {
-      WheelTimer<T> timer;
-      while (fired < limit && (timer = heads[DUE]) != null) {
-        remove(timer);
-        fired++;
-        onExpired.accept(timer);
+      // Handlers arm timers in the due bucket, never in this one, and may empty or clear it; the
+      // slab may grow, so its arrays are read anew each time.
+      int chunk = batch.first;
+      readAhead = Bucket.readAhead(slab, chunk);
+      for (int i = 0; fired < limit && i < batch.fill; i++) {
+        if (Bucket.startsChunk(i)) {
+          chunk = slab.next[chunk];
+          readAhead ^= Bucket.readAhead(slab, chunk);
+        }
+        WheelTimer<T> timer = slab.slots[Bucket.slotIn(chunk, i)];
+        if (timer != null) {
+          remove(timer);
+          fired++;
+          onExpired.accept(timer);
+        }
       }
       return fired;
     } finally {
       advancing = false;
-      WheelTimer<T> timer;
-      while ((timer = heads[NEXT_DUE]) != null) {
-        unlink(timer);
-        link(timer, DUE, NO_GROUP);
+      batch.handingOut = false;
+      if (batch.size > 0) {
+        batch.compactIfSparse();
+        due.takeAll(appendToFiring);
+        firing = due;
+        due = batch;
       }
     }
   }
 
   // ---------------------------------------------------------------- the minimum
 
-  /** The seed's {@code min_elt}: the timer with the smallest key outside the due lists, cached. */
-  private WheelTimer<T> minimumTimer() {
-    if (minimumKnown) {
-      return minimum;
+  /** The key of {@code Timing_wheel}'s {@code min_elt}; there must be a timer outside due. */
+  private long minimumKey() {
+    if (!minimumKnown) {
+      findMinimum();
     }
-    WheelTimer<T> best = null;
-    for (int level = 0; level < levels; level++) {
-      if (counts[level] > 0) {
-        // The levels partition the keys in order, so the lowest non-empty one has the smallest.
-        best = smallestInFirstSlot(level);
-        break;
-      }
-    }
-    for (int level = 1; level < levels; level++) {
-      if (counts[levels + level] > 0) {
-        // Coarse slots fire in slot order, and all timers of one coarse slot share its key.
-        WheelTimer<T> candidate = heads[firstOccupiedPosition(coarseBase[level], level)];
-        if (best == null || Long.compareUnsigned(candidate.key, best.key) < 0) {
-          best = candidate;
-        }
-      }
-    }
-    if (best == null && heads[OVERFLOW] != null) {
-      best = smallestInOverflow();
-    }
-    minimum = best;
-    minimumKnown = true;
-    return best;
-  }
-
-  /** The timer with the smallest key in the first occupied slot of a level's keyed lists. */
-  private WheelTimer<T> smallestInFirstSlot(int level) {
-    WheelTimer<T> first = heads[firstOccupiedPosition(naturalBase[level], level)];
-    long blockStart = (first.key >>> shift[level]) << shift[level];
-    long floor = Long.compareUnsigned(blockStart, minKey[level]) < 0 ? minKey[level] : blockStart;
-    WheelTimer<T> best = first;
-    for (WheelTimer<T> timer = first.next; timer != first && best.key != floor;
-        timer = timer.next) {
-      if (Long.compareUnsigned(timer.key, best.key) < 0) {
-        best = timer;
-      }
-    }
-    return best;
-  }
-
-  private WheelTimer<T> smallestInOverflow() {
-    WheelTimer<T> first = heads[OVERFLOW];
-    WheelTimer<T> best = first;
-    for (WheelTimer<T> timer = first.next; timer != first; timer = timer.next) {
-      if (Long.compareUnsigned(timer.key, best.key) < 0) {
-        best = timer;
-      }
-    }
-    overflowKeyLowerBound = best.key;
-    return best;
+    return minimumKey;
   }
 
   /**
-   * The position of the first occupied slot of one bitmap of a level (keyed or coarse), in the
-   * order of the level's range: from the slot of its smallest key round to the slot before it.
+   * Finds the timer with the smallest key outside the due bucket: in the first occupied slot of
+   * the lowest level with timers by key, or a coarse one, or else in the overflow bucket.
    */
-  private int firstOccupiedPosition(int base, int level) {
-    int slots = slotMask[level] + 1;
-    int start = slotOf(minKey[level], level);
-    int slot = nextSetSlot(base, start, slots);
-    if (slot < 0) {
-      slot = nextSetSlot(base, 0, start);
-    }
-    return base + slot;
-  }
-
-  // ---------------------------------------------------------------- bitmaps
-
-  /** The first slot in {@code [from, to)} of the bitmap at {@code base} whose bit is set, or -1. */
-  private int nextSetSlot(int base, int from, int to) {
-    if (from >= to) {
-      return -1;
-    }
-    int words = base >>> 6;
-    int word = from >>> 6;
-    int lastWord = (to - 1) >>> 6;
-    long bits = occupied[words + word] & (-1L << from);
-    while (bits == 0) {
-      if (++word > lastWord) {
-        return -1;
-      }
-      bits = occupied[words + word];
-    }
-    int slot = (word << 6) + Long.numberOfTrailingZeros(bits);
-    return slot < to ? slot : -1;
-  }
-
-  /** The first slot of a level in {@code [from, to)} with a keyed or coarse timer, or -1. */
-  private int nextOccupiedSlot(int level, int from, int to) {
-    if (from >= to) {
-      return -1;
-    }
-    int naturalWords = naturalBase[level] >>> 6;
-    int coarseWords = coarseBase[level] >>> 6;
-    int word = from >>> 6;
-    int lastWord = (to - 1) >>> 6;
-    long bits = (occupied[naturalWords + word] | occupied[coarseWords + word]) & (-1L << from);
-    while (bits == 0) {
-      if (++word > lastWord) {
-        return -1;
-      }
-      bits = occupied[naturalWords + word] | occupied[coarseWords + word];
-    }
-    int slot = (word << 6) + Long.numberOfTrailingZeros(bits);
-    return slot < to ? slot : -1;
-  }
-
-  // ---------------------------------------------------------------- lists
-
-  /** Appends a timer to the tail of a list. */
-  private void link(WheelTimer<T> timer, int position, int group) {
-    WheelTimer<T> head = heads[position];
-    if (head == null) {
-      timer.previous = timer;
-      timer.next = timer;
-      heads[position] = timer;
-      if (position >= FIRST_SLOT) {
-        occupied[position >>> 6] |= 1L << position;
-      }
-    } else {
-      WheelTimer<T> tail = head.previous;
-      tail.next = timer;
-      timer.previous = tail;
-      timer.next = head;
-      head.previous = timer;
-    }
-    timer.position = position;
-    timer.group = group;
-    if (group != NO_GROUP) {
-      counts[group]++;
-    }
-  }
-
-  private void unlink(WheelTimer<T> timer) {
-    int position = timer.position;
-    WheelTimer<T> next = timer.next;
-    if (next == timer) {
-      heads[position] = null;
-      if (position >= FIRST_SLOT) {
-        occupied[position >>> 6] &= ~(1L << position);
-      }
-    } else {
-      WheelTimer<T> previous = timer.previous;
-      previous.next = next;
-      next.previous = previous;
-      if (heads[position] == timer) {
-        heads[position] = next;
+  private void findMinimum() {
+    WheelTimer<T> best = null;
+    long bestKey = END;
+    for (Level<T> level : levels) {
+      if (level.keyed > 0) {
+        // The levels partition the keys in order, so the lowest non-empty one has the smallest.
+        Bucket<T> bucket = level.occupiedBucket(level.firstOccupiedSlot(false), false);
+        long blockStart = (keyOf(bucket.first()) >>> level.shift) << level.shift;
+        long floor = Long.compareUnsigned(blockStart, level.minKey) < 0 ? level.minKey : blockStart;
+        int chunk = bucket.first;
+        for (int i = 0; i < bucket.fill && (best == null || bestKey != floor); i++) {
+          if (Bucket.startsChunk(i)) {
+            chunk = slab.next[chunk];
+          }
+          WheelTimer<T> timer = slab.slots[Bucket.slotIn(chunk, i)];
+          if (timer != null) {
+            long key = keyOf(timer);
+            if (best == null || Long.compareUnsigned(key, bestKey) < 0) {
+              best = timer;
+              bestKey = key;
+            }
+          }
+        }
+        break;
       }
     }
-    if (timer.group != NO_GROUP) {
-      counts[timer.group]--;
+    for (int index = 1; index < levels.length; index++) {
+      Level<T> level = levels[index];
+      if (level.coarse > 0) {
+        // Coarse slots fire in slot order, and all timers of one coarse slot share its key.
+        WheelTimer<T> candidate = level.occupiedBucket(level.firstOccupiedSlot(true), true).first();
+        long key = keyOf(candidate);
+        if (best == null || Long.compareUnsigned(key, bestKey) < 0) {
+          best = candidate;
+          bestKey = key;
+        }
+      }
     }
-    timer.next = null;
-    timer.previous = null;
-    timer.position = NOT_PENDING;
-    timer.group = NO_GROUP;
-  }
-
-  /** Empties a list, leaving its timers not pending; the caller fixes bitmaps and counts. */
-  private void forgetList(int position) {
-    WheelTimer<T> first = heads[position];
-    if (first == null) {
-      return;
+    if (best == null) {
+      int chunk = overflow.first;
+      for (int i = 0; i < overflow.fill; i++) {
+        if (Bucket.startsChunk(i)) {
+          chunk = slab.next[chunk];
+        }
+        WheelTimer<T> timer = slab.slots[Bucket.slotIn(chunk, i)];
+        if (timer != null) {
+          long key = keyOf(timer);
+          if (best == null || Long.compareUnsigned(key, bestKey) < 0) {
+            best = timer;
+            bestKey = key;
+          }
+        }
+      }
+      if (best != null) {
+        overflowKeyLowerBound = bestKey;
+      }
     }
-    heads[position] = null;
-    WheelTimer<T> timer = first;
-    do {
-      WheelTimer<T> next = timer.next;
-      timer.next = null;
-      timer.previous = null;
-      timer.position = NOT_PENDING;
-      timer.group = NO_GROUP;
-      timer = next;
-    } while (timer != first);
-  }
-
-  private void visitList(int position, Consumer<? super TimerHandle<T>> action) {
-    WheelTimer<T> first = heads[position];
-    if (first == null) {
-      return;
-    }
-    WheelTimer<T> timer = first;
-    do {
-      action.accept(timer);
-      timer = timer.next;
-    } while (timer != first);
+    minimum = best;
+    minimumKey = bestKey;
+    minimumKnown = true;
   }
 
   // ---------------------------------------------------------------- keys and time
 
-  /** The slot of a level that holds a key. */
-  int slotOf(long key, int level) {
-    return (int) (key >>> shift[level]) & slotMask[level];
-  }
-
   /**
-   * The start of a level's range given the start of the level below: the first of its slots after
-   * the one holding the lower level's start, or {@link #END} if that lies beyond 2^64 - 1.
+   * The key of a timer in the levels or the overflow bucket, derived from its deadline: the
+   * interval of the instant before it. Such a timer's deadline lies less than a resolution before
+   * the clock (its interval has not ended) and at most {@link Long#MAX_VALUE} after it (it was at
+   * most that far when armed), so its distance from the clock, added to the clock's distance
+   * from the start and saturated as when it was armed, is its distance from the start. A coarse
+   * timer's deadline is the start of the interval that passes its slot (or {@code latest}, in the
+   * interval before), so this gives the key it was filed under.
    */
-  long nextLevelMin(long lowerMin, int level) {
-    int s = shift[level];
-    long next = ((lowerMin >>> s) + 1) << s;
-    return next == 0 ? END : next;
-  }
-
-  /** The end of a level's range given its start, saturated at {@link #END}. */
-  long levelMax(long levelMin, int level) {
-    long max = levelMin + spanMinusOne[level];
-    return Long.compareUnsigned(max, levelMin) < 0 ? END : max;
+  long keyOf(WheelTimer<T> timer) {
+    long distance = timer.deadline - now;
+    long dueElapsed = elapsed + distance;
+    if (distance > 0 && Long.compareUnsigned(dueElapsed, elapsed) < 0) {
+      dueElapsed = END;
+    }
+    return keyOf(dueElapsed);
   }
 
   /**
@@ -1137,5 +1000,37 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   private static long saturatedAdd(long unsigned, long distance) {
     long sum = unsigned + distance;
     return Long.compareUnsigned(sum, unsigned) < 0 ? END : sum;
+  }
+
+  /**
+   * A bucket for a slot of a level: a spare one. When there is none, half again as many as were
+   * made so far are made at once (at least 16, at most one per slot of the levels in all), so
+   * that, as with the slab's chunks, a workload's later peaks of occupied slots find a spare
+   * bucket instead of allocating one.
+   */
+  Bucket<T> takeBucket(Level<T> level, int index, boolean coarse) {
+    if (spareBuckets == null) {
+      int made = Math.max(1, Math.min(Math.max(16, bucketsMade >>> 1), slotCount - bucketsMade));
+      for (int i = 0; i < made; i++) {
+        giveBucket(new Bucket<>(this, null, -1, false));
+      }
+      bucketsMade += made;
+    }
+    Bucket<T> bucket = spareBuckets;
+    spareBuckets = bucket.nextSpare;
+    bucket.nextSpare = null;
+    bucket.assign(level, index, coarse);
+    return bucket;
+  }
+
+  /** Keeps an empty bucket that no slot has any more. */
+  void giveBucket(Bucket<T> bucket) {
+    bucket.nextSpare = spareBuckets;
+    spareBuckets = bucket;
+  }
+
+  /** The name of a bucket that is not a slot of a level, for messages. */
+  String nameOf(Bucket<T> bucket) {
+    return bucket == due ? "due" : bucket == firing ? "firing" : "overflow";
   }
 }

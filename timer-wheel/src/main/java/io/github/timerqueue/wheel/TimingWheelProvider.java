@@ -37,7 +37,7 @@ public final class TimingWheelProvider implements TimerQueueProvider {
   /**
    * {@inheritDoc}
    *
-   * <p>The queue is a {@link TimingWheel}; cast it to reach the seed's vocabulary.
+   * <p>The queue is a {@link TimingWheel}; cast it to reach {@code Timing_wheel}'s vocabulary.
    */
   @Override
   public <T> TimerQueue<T> create(TimerConfig config) {

@@ -3,29 +3,30 @@ package io.github.timerqueue.wheel;
 import io.github.timerqueue.TimerHandle;
 
 /**
- * A timer of a {@link TimingWheel}: its handle, and its node in one of the wheel's intrusive
- * circular doubly-linked lists (a slot of a level, the overflow list, or a list of due timers).
+ * A timer of a {@link TimingWheel}: its handle, and its position in the wheel, a {@linkplain
+ * Bucket bucket} and a slot of that bucket's array.
+ *
+ * <p>Four fields, so that with compressed references a timer takes 32 bytes, half a cache line, and
+ * never straddles two: a million timers take 32 MB instead of the 48 MB of a timer that also keeps
+ * its key and its owner, which decides how many of the random timer reads of cancelling and
+ * re-arming the last-level cache serves. Hence what is not here: the key is derived from the
+ * deadline and the clock ({@link TimingWheel#keyOf(WheelTimer)}), and the owner is the {@linkplain
+ * Bucket#owner owner of the bucket}, which is why {@link #bucket} is never {@code null}: a timer
+ * that is not pending keeps the bucket it was last in (a new one, the wheel's due bucket).
  */
 final class WheelTimer<T> implements TimerHandle<T> {
-  final TimingWheel<T> wheel;
+  /** The {@link #slot} of a timer that is not pending. */
+  static final int NOT_PENDING = -1;
+
   final T payload;
   long deadline;
-  /**
-   * The priority-queue key: the number of the interval that the instant just before the deadline
-   * lies in, so that the timer fires once the clock enters the next interval. For a timer that
-   * {@code scheduleWithin} placed in a coarse slot, the interval whose end passes that slot.
-   * Meaningless while the timer is due or not pending.
-   */
-  long key;
-  /** The list the timer is linked in, a position of {@link TimingWheel}; or not pending. */
-  int position = TimingWheel.NOT_PENDING;
-  /** Which level count the timer adds to while it is in a slot, or {@link TimingWheel#NO_GROUP}. */
-  int group = TimingWheel.NO_GROUP;
-  WheelTimer<T> previous;
-  WheelTimer<T> next;
+  /** The bucket it is in while pending; afterwards the one it was last in. Never {@code null}. */
+  Bucket<T> bucket;
+  /** Its slot in {@link #bucket}, or {@link #NOT_PENDING}: pending if and only if not negative. */
+  int slot = NOT_PENDING;
 
-  WheelTimer(TimingWheel<T> wheel, T payload) {
-    this.wheel = wheel;
+  WheelTimer(Bucket<T> bucket, T payload) {
+    this.bucket = bucket;
     this.payload = payload;
   }
 
@@ -41,7 +42,7 @@ final class WheelTimer<T> implements TimerHandle<T> {
 
   @Override
   public boolean isPending() {
-    return position != TimingWheel.NOT_PENDING;
+    return slot >= 0;
   }
 
   @Override

@@ -10,16 +10,23 @@ import java.util.Map;
  * <ul>
  *   <li>Level 0 starts at the minimum allowed key; each higher level starts at the first of its
  *       slots after the one holding the start of the level below; each ends a span later.
- *   <li>A bitmap bit is set if and only if its slot's list is not empty.
- *   <li>Every list is a well-formed circular doubly-linked list whose timers name it as their
- *       position and belong to this wheel.
+ *   <li>Every bucket is well-formed: its chain has one chunk per {@link Slab#CHUNK} filled slots
+ *       and ends at its last chunk; its slots from {@code fill} on are empty; each timer in it
+ *       names it and that slab slot as its position, belongs to this wheel and is in no other
+ *       slot; its size counts them; an empty bucket has {@code fill == 0}, so no chunk; and its
+ *       holes are bounded: at most {@code max(size, SPARSE_FILL - 1)}.
+ *   <li>Every chunk of the slab is in exactly one chain, a bucket's or the free one, whose
+ *       chunks hold no timer and whose length is counted.
+ *   <li>A slot has a bucket, at its slot in its level's table, if and only if it holds a timer, and
+ *       then its bitmap bit is set; spare buckets are empty and in no slot.
  *   <li>A timer stored by key sits in the slot of its key, in the lowest level that holds the key:
  *       from the level's start up to the next level's start (the top level: its end).
  *   <li>A timer in a coarse slot of level {@code i} has the key at which that slot is passed, minus
  *       one, and the slot lies within the level's range.
  *   <li>Every overflow key lies beyond the top level, and the overflow bound is at most each.
- *   <li>The per-level counts and the size match the lists; no timer is left for the next advance.
- *   <li>A cached minimum is a timer with the smallest key outside the due list.
+ *   <li>The per-level counts and the size match the buckets; the firing batch is empty.
+ *   <li>A cached minimum is a timer with the smallest key outside the due bucket, and its cached
+ *       key is its key.
  * </ul>
  */
 final class TimingWheelInvariants {
@@ -27,145 +34,210 @@ final class TimingWheelInvariants {
   private TimingWheelInvariants() {}
 
   static void check(TimingWheel<?> wheel) {
-    new Checker(wheel).run();
+    new Checker<>(wheel).run();
   }
 
-  private static final class Checker {
-    private final TimingWheel<?> wheel;
-    private final int levels;
+  private static final class Checker<T> {
+    private final TimingWheel<T> wheel;
+    private final Level<T>[] levels;
     private final int top;
     private final Map<WheelTimer<?>, Boolean> seen = new IdentityHashMap<>();
-    private final int[] counts;
+    private final Map<Integer, String> chunkOwners = new java.util.HashMap<>();
     private long smallestKey = TimingWheel.END;
     private boolean anyKeyed;
 
-    Checker(TimingWheel<?> wheel) {
+    Checker(TimingWheel<T> wheel) {
       this.wheel = wheel;
       this.levels = wheel.levels;
-      this.top = levels - 1;
-      this.counts = new int[2 * levels];
+      this.top = levels.length - 1;
     }
 
     void run() {
       checkRanges();
       int total = 0;
-      total += checkList(TimingWheel.DUE, "due list");
-      check(wheel.heads[TimingWheel.NEXT_DUE] == null, "timers left for the next advance");
+      total += checkBucket(wheel.due, "due bucket");
+      check(wheel.firing.size == 0 && wheel.firing.fill == 0, "the firing batch is not empty");
+      check(!wheel.due.handingOut && !wheel.firing.handingOut, "a batch is still handed out");
+      check(wheel.due != wheel.firing && wheel.due != wheel.overflow
+          && wheel.firing != wheel.overflow, "due, firing and overflow share a bucket");
       total += checkOverflow();
-      for (int level = 0; level < levels; level++) {
-        int slots = wheel.slotMask[level] + 1;
-        int padded = Math.max(64, slots);
-        for (int slot = 0; slot < padded; slot++) {
-          int natural = wheel.naturalBase[level] + slot;
-          int coarse = wheel.coarseBase[level] + slot;
-          if (slot >= slots) {
-            check(wheel.heads[natural] == null && wheel.heads[coarse] == null
-                && !bit(natural) && !bit(coarse), "padding slot " + slot + " of level " + level);
-            continue;
-          }
-          total += checkList(natural, "level " + level + " slot " + slot);
-          total += checkList(coarse, "level " + level + " coarse slot " + slot);
-          checkKeyedSlot(level, slot);
-          checkCoarseSlot(level, slot);
+      for (int index = 0; index <= top; index++) {
+        Level<T> level = levels[index];
+        int keyed = 0;
+        int coarse = 0;
+        for (int slot = 0; slot <= level.slotMask; slot++) {
+          keyed += checkSlot(level, slot, false);
+          coarse += checkSlot(level, slot, true);
         }
+        check(level.keyed == keyed,
+            "level " + index + " counts " + level.keyed + " timers by key, its buckets hold "
+                + keyed);
+        check(level.coarse == coarse,
+            "level " + index + " counts " + level.coarse + " coarse timers, its buckets hold "
+                + coarse);
+        check(index > 0 || coarse == 0, "level 0 has a coarse timer");
+        int slots = level.slotMask + 1;
+        for (int bit = slots; bit < level.keyedBits.length * 64; bit++) {
+          check(!bit(level.keyedBits, bit) && !bit(level.coarseBits, bit),
+              "padding bit " + bit + " of level " + index);
+        }
+        total += keyed + coarse;
       }
-      for (int word = 0; word < TimingWheel.FIRST_SLOT >>> 6; word++) {
-        check(wheel.occupied[word] == 0, "bits set in front of the first slot");
+      check(total == wheel.size(), "size() is " + wheel.size() + ", buckets hold " + total);
+      int spare = 0;
+      for (Bucket<T> bucket = wheel.spareBuckets; bucket != null; bucket = bucket.nextSpare) {
+        check(checkBucket(bucket, "spare bucket " + spare) == 0, "a spare bucket holds timers");
+        if (bucket.level != null) {
+          Bucket<T>[] table = bucket.coarse ? bucket.level.coarseByKey : bucket.level.byKey;
+          check(table[bucket.index] != bucket, "spare bucket " + spare + " is in a slot");
+        }
+        check(spare++ <= WheelProbe.slots(wheel), "more spare buckets than slots");
       }
-      for (int group = 0; group < counts.length; group++) {
-        check(counts[group] == wheel.counts[group],
-            "count of group " + group + " is " + wheel.counts[group] + ", lists hold "
-                + counts[group]);
-      }
-      check(total == wheel.size(), "size() is " + wheel.size() + ", lists hold " + total);
+      checkSlab();
       checkMinimum();
     }
 
     private void checkRanges() {
-      check(wheel.minKey[0] == wheel.minAllowedKey, "level 0 does not start at the minimum");
-      for (int level = 0; level < levels; level++) {
-        if (level > 0) {
-          check(wheel.minKey[level] == wheel.nextLevelMin(wheel.minKey[level - 1], level),
-              "level " + level + " starts at " + Long.toUnsignedString(wheel.minKey[level]));
+      check(levels[0].minKey == wheel.minAllowedKey, "level 0 does not start at the minimum");
+      for (int index = 0; index <= top; index++) {
+        Level<T> level = levels[index];
+        if (index > 0) {
+          check(level.minKey == level.startAbove(levels[index - 1].minKey),
+              "level " + index + " starts at " + Long.toUnsignedString(level.minKey));
         }
-        check(wheel.maxKey[level] == wheel.levelMax(wheel.minKey[level], level),
-            "level " + level + " ends at " + Long.toUnsignedString(wheel.maxKey[level]));
+        check(level.maxKey == level.endFrom(level.minKey),
+            "level " + index + " ends at " + Long.toUnsignedString(level.maxKey));
       }
     }
 
-    /** Checks one list's links; returns its length. */
-    private int checkList(int position, String name) {
-      WheelTimer<?> first = wheel.heads[position];
-      if (position >= TimingWheel.FIRST_SLOT) {
-        check(bit(position) == (first != null), "bitmap disagrees with " + name);
+    /** Checks one bucket's chain, slots and counts; returns its size. */
+    private int checkBucket(Bucket<T> bucket, String name) {
+      check(bucket.owner == wheel, name + " belongs to another wheel");
+      check(bucket.fill >= 0, name + " is filled to " + bucket.fill);
+      int chunks = Bucket.chunksFor(bucket.fill);
+      int timers = 0;
+      int chunk = bucket.first;
+      check((chunks == 0) == (chunk == Slab.NO_CHUNK), name + " has a chain that disagrees with"
+          + " its fill " + bucket.fill);
+      for (int c = 0; c < chunks; c++) {
+        check(chunk >= 0 && chunk < wheel.slab.chunks(), name + " links to chunk " + chunk);
+        check(chunkOwners.put(chunk, name) == null,
+            name + " shares chunk " + chunk + " with " + chunkOwners.get(chunk));
+        for (int offset = 0; offset < Slab.CHUNK; offset++) {
+          int i = c * Slab.CHUNK + offset;
+          int slot = Bucket.slotIn(chunk, i);
+          WheelTimer<T> timer = wheel.slab.slots[slot];
+          if (timer == null) {
+            continue;
+          }
+          check(i < bucket.fill, name + " holds a timer beyond its fill, in slot " + i);
+          check(timer.bucket == bucket, name + " holds a timer of " + timer.bucket);
+          check(timer.slot == slot, name + " holds in slab slot " + slot + " a timer at slot "
+              + timer.slot);
+          check(seen.put(timer, true) == null, name + " holds a timer that is also elsewhere");
+          timers++;
+        }
+        if (c == chunks - 1) {
+          check(chunk == bucket.last, name + " ends at chunk " + chunk + ", not " + bucket.last);
+          check(wheel.slab.next[chunk] == Slab.NO_CHUNK, name + " links past its last chunk");
+        }
+        chunk = wheel.slab.next[chunk];
       }
-      if (first == null) {
+      check(timers == bucket.size, name + " has size " + bucket.size + " but holds " + timers);
+      if (timers == 0) {
+        check(bucket.fill == 0, "empty " + name + " is filled to " + bucket.fill);
+      }
+      int holes = bucket.fill - timers;
+      check(holes <= Math.max(timers, Bucket.SPARSE_FILL - 1),
+          name + " has " + holes + " holes for " + timers + " timers");
+      return timers;
+    }
+
+    /** Checks that every chunk is in exactly one chain, a bucket's or the free one. */
+    private void checkSlab() {
+      int free = 0;
+      for (int chunk = wheel.slab.firstFree(); chunk != Slab.NO_CHUNK;
+          chunk = wheel.slab.next[chunk]) {
+        check(chunkOwners.put(chunk, "the free chain") == null,
+            "free chunk " + chunk + " is also in " + chunkOwners.get(chunk));
+        for (int offset = 0; offset < Slab.CHUNK; offset++) {
+          check(wheel.slab.slots[Bucket.slotIn(chunk, offset)] == null,
+              "free chunk " + chunk + " holds a timer");
+        }
+        free++;
+      }
+      check(free == wheel.slab.freeChunks,
+          "the slab counts " + wheel.slab.freeChunks + " free chunks, its chain has " + free);
+      check(chunkOwners.size() == wheel.slab.chunks(), "the slab has " + wheel.slab.chunks()
+          + " chunks, " + chunkOwners.size() + " are in chains");
+    }
+
+    /** Checks the bucket of one kind at one slot of a level; returns its size. */
+    private int checkSlot(Level<T> level, int slot, boolean coarse) {
+      Bucket<T>[] table = coarse ? level.coarseByKey : level.byKey;
+      long[] occupied = coarse ? level.coarseBits : level.keyedBits;
+      String name = (coarse ? "coarse slot " : "slot ") + slot + " of level " + level.index;
+      Bucket<T> bucket = table == null ? null : table[slot];
+      if (bucket == null) {
+        check(!bit(occupied, slot), name + " has no bucket but its bit is set");
         return 0;
       }
-      int length = 0;
-      WheelTimer<?> timer = first;
-      do {
-        check(timer.wheel == wheel, name + " holds a timer of another wheel");
-        check(timer.position == position, name + " holds a timer at position " + timer.position);
-        check(timer.next.previous == timer, name + " has a broken link");
-        check(seen.put(timer, true) == null, name + " holds a timer that is also elsewhere");
-        if (timer.group != TimingWheel.NO_GROUP) {
-          counts[timer.group]++;
-        }
-        length++;
-        timer = timer.next;
-      } while (timer != first);
-      return length;
+      check(bucket.level == level && bucket.index == slot && bucket.coarse == coarse,
+          name + " holds " + bucket);
+      int size = checkBucket(bucket, name);
+      check(size > 0, name + " keeps an empty bucket");
+      check(bit(occupied, slot), "bitmap disagrees with " + name);
+      if (coarse) {
+        checkCoarseSlot(level, slot, bucket);
+      } else {
+        checkKeyedSlot(level, slot, bucket);
+      }
+      return size;
     }
 
-    private void checkKeyedSlot(int level, int slot) {
-      int position = wheel.naturalBase[level] + slot;
-      long low = wheel.minKey[level];
-      long high = level < top ? wheel.minKey[level + 1] - 1 : wheel.maxKey[level];
-      forEachIn(position, timer -> {
-        check(timer.group == level, "level " + level + " holds a timer of group " + timer.group);
-        check(Long.compareUnsigned(timer.key, low) >= 0
-                && Long.compareUnsigned(timer.key, high) <= 0,
-            "key " + Long.toUnsignedString(timer.key) + " is outside level " + level + "'s part ["
+    private void checkKeyedSlot(Level<T> level, int slot, Bucket<T> bucket) {
+      long low = level.minKey;
+      long high = level.index < top ? levels[level.index + 1].minKey - 1 : level.maxKey;
+      bucket.forEach(timer -> {
+        long key = wheel.keyOf(timer);
+        check(Long.compareUnsigned(key, low) >= 0 && Long.compareUnsigned(key, high) <= 0,
+            "key " + Long.toUnsignedString(key) + " is outside level " + level.index + "'s part ["
                 + Long.toUnsignedString(low) + ", " + Long.toUnsignedString(high) + "]");
-        check(wheel.slotOf(timer.key, level) == slot,
-            "key " + Long.toUnsignedString(timer.key) + " is in slot " + slot + " of level "
-                + level);
-        noteKey(timer.key);
+        check(level.slotOf(key) == slot,
+            "key " + Long.toUnsignedString(key) + " is in slot " + slot + " of level "
+                + level.index);
+        noteKey(key);
       });
     }
 
-    private void checkCoarseSlot(int level, int slot) {
-      int position = wheel.coarseBase[level] + slot;
-      long levelBlock = wheel.minKey[level] >>> wheel.shift[level];
-      long block = levelBlock + ((slot - wheel.slotOf(wheel.minKey[level], level))
-          & wheel.slotMask[level]);
-      long blockStart = block << wheel.shift[level];
-      forEachIn(position, timer -> {
-        check(level > 0, "level 0 has a coarse timer");
-        check(timer.group == wheel.levels + level, "coarse timer of group " + timer.group);
-        check(timer.key + 1 == blockStart - wheel.passOffset[level],
-            "coarse key " + Long.toUnsignedString(timer.key) + " in slot " + slot + " of level "
-                + level + ", which is passed at " + Long.toUnsignedString(blockStart
-                - wheel.passOffset[level]));
-        check(Long.compareUnsigned(blockStart, wheel.maxKey[level]) <= 0,
-            "coarse slot beyond level " + level);
-        check(Long.compareUnsigned(timer.key, wheel.minAllowedKey) >= 0, "coarse timer is due");
-        noteKey(timer.key);
+    private void checkCoarseSlot(Level<T> level, int slot, Bucket<T> bucket) {
+      long levelBlock = level.minKey >>> level.shift;
+      long block = levelBlock + ((slot - level.slotOf(level.minKey)) & level.slotMask);
+      long blockStart = block << level.shift;
+      bucket.forEach(timer -> {
+        long key = wheel.keyOf(timer);
+        check(key + 1 == blockStart - level.passOffset,
+            "coarse key " + Long.toUnsignedString(key) + " in slot " + slot + " of level "
+                + level.index + ", which is passed at "
+                + Long.toUnsignedString(blockStart - level.passOffset));
+        check(Long.compareUnsigned(blockStart, level.maxKey) <= 0,
+            "coarse slot beyond level " + level.index);
+        check(Long.compareUnsigned(key, wheel.minAllowedKey) >= 0, "coarse timer is due");
+        noteKey(key);
       });
     }
 
     private int checkOverflow() {
-      int length = checkList(TimingWheel.OVERFLOW, "overflow list");
-      forEachIn(TimingWheel.OVERFLOW, timer -> {
-        check(timer.group == TimingWheel.NO_GROUP, "overflow timer counted in a level");
-        check(Long.compareUnsigned(timer.key, wheel.maxKey[top]) > 0,
-            "overflow key " + Long.toUnsignedString(timer.key) + " is within the top level");
-        check(Long.compareUnsigned(wheel.overflowKeyLowerBound, timer.key) <= 0,
-            "overflow bound above key " + Long.toUnsignedString(timer.key));
-        noteKey(timer.key);
+      int size = checkBucket(wheel.overflow, "overflow bucket");
+      wheel.overflow.forEach(timer -> {
+        long key = wheel.keyOf(timer);
+        check(Long.compareUnsigned(key, levels[top].maxKey) > 0,
+            "overflow key " + Long.toUnsignedString(key) + " is within the top level");
+        check(Long.compareUnsigned(wheel.overflowKeyLowerBound, key) <= 0,
+            "overflow bound above key " + Long.toUnsignedString(key));
+        noteKey(key);
       });
-      return length;
+      return size;
     }
 
     private void checkMinimum() {
@@ -176,11 +248,12 @@ final class TimingWheelInvariants {
         check(!anyKeyed, "cached minimum says empty, but timers are stored by key");
         return;
       }
-      check(wheel.minimum.position >= TimingWheel.FIRST_SLOT
-              || wheel.minimum.position == TimingWheel.OVERFLOW,
+      check(wheel.minimum.slot >= 0 && wheel.minimum.bucket != wheel.due,
           "cached minimum is not stored by key");
-      check(wheel.minimum.key == smallestKey, "cached minimum has key "
-          + Long.toUnsignedString(wheel.minimum.key) + ", smallest is "
+      check(wheel.minimumKey == wheel.keyOf(wheel.minimum), "cached minimum key "
+          + Long.toUnsignedString(wheel.minimumKey) + " is not its timer's");
+      check(wheel.minimumKey == smallestKey, "cached minimum has key "
+          + Long.toUnsignedString(wheel.minimumKey) + ", smallest is "
           + Long.toUnsignedString(smallestKey));
     }
 
@@ -191,20 +264,8 @@ final class TimingWheelInvariants {
       }
     }
 
-    private boolean bit(int position) {
-      return (wheel.occupied[position >>> 6] & (1L << position)) != 0;
-    }
-
-    private void forEachIn(int position, java.util.function.Consumer<WheelTimer<?>> action) {
-      WheelTimer<?> first = wheel.heads[position];
-      if (first == null) {
-        return;
-      }
-      WheelTimer<?> timer = first;
-      do {
-        action.accept(timer);
-        timer = timer.next;
-      } while (timer != first);
+    private static boolean bit(long[] occupied, int slot) {
+      return (occupied[slot >>> 6] & (1L << slot)) != 0;
     }
 
     private static void check(boolean condition, String message) {

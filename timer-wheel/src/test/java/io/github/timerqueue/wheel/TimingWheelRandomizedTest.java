@@ -58,7 +58,7 @@ class TimingWheelRandomizedTest {
     for (int advance = 0; advance < 5_000 * SCALE; advance++) {
       long oneRotationPerNonEmptyLevel = 0;
       long timersInLevels = 0;
-      for (int level = 0; level < wheel.levels; level++) {
+      for (int level = 0; level < wheel.levels.length; level++) {
         int timers = timersInLevel(wheel, level);
         timersInLevels += timers;
         if (timers > 0) {
@@ -111,7 +111,7 @@ class TimingWheelRandomizedTest {
       /** Armed with a deadline at or before the clock: due at the next advance. */
       boolean armedDue;
       boolean coarse;
-      int coarsePosition;
+      Bucket<?> coarseBucket;
       long key;
       long deadline;
       long sequence;
@@ -125,7 +125,7 @@ class TimingWheelRandomizedTest {
       this.random = new SplittableRandom(seed);
       this.wheel = wheel(levelBits, random.nextLong(), resolution);
       this.resolution = resolution;
-      this.checkEveryOperation = wheel.heads.length < 4_096;
+      this.checkEveryOperation = WheelProbe.slots(wheel) < 4_096;
     }
 
     void run(int operations) {
@@ -226,7 +226,7 @@ class TimingWheelRandomizedTest {
       model.key = model.armedDue ? 0 : Long.divideUnsigned(elapsed + distance - 1, resolution);
       String where = where(wheel, timer);
       model.coarse = where.startsWith("coarse");
-      model.coarsePosition = ((WheelTimer<?>) timer).position;
+      model.coarseBucket = ((WheelTimer<?>) timer).bucket;
       assertThat(where.equals("due")).as("%s armed %d ahead", where, distance)
           .isEqualTo(model.armedDue);
       pending++;
@@ -305,7 +305,7 @@ class TimingWheelRandomizedTest {
     private void checkCoarseTimersStayPut() {
       for (Expected model : known) {
         if (model.pending && model.coarse
-            && ((WheelTimer<?>) model.handle).position != model.coarsePosition) {
+            && ((WheelTimer<?>) model.handle).bucket != model.coarseBucket) {
           throw new AssertionError("a coarse timer moved: " + model.handle);
         }
       }

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * What is special to the timing wheel: the seed's documented behaviour re-expressed for this
+ * What is special to the timing wheel: Jane Street's documented behaviour re-expressed for this
  * contract, its vocabulary, where timers are stored, and what advancing costs.
  */
 class TimingWheelTest {
@@ -41,8 +41,8 @@ class TimingWheelTest {
   // ---------------------------------------------------------------- level ranges
 
   @Test
-  void levelRangesOfSmallConfigurationsAreTheSeeds() {
-    // The seed's tests: level bits [1], [1; 1] and [3; 1] allow keys up to 1, 5 and 23 at start.
+  void levelRangesOfSmallConfigurationsAreTimingWheels() {
+    // Timing_wheel's tests: level bits [1], [1; 1] and [3; 1] allow keys up to 1, 5 and 23 at start.
     assertThat(maxAllowedKey(wheel("1", 0, 1))).isEqualTo(1);
     assertThat(maxAllowedKey(wheel("1,1", 0, 1))).isEqualTo(5);
     assertThat(maxAllowedKey(wheel("3,1", 0, 1))).isEqualTo(23);
@@ -80,9 +80,9 @@ class TimingWheelTest {
   @ParameterizedTest
   @ValueSource(strings = {"1", "1,1", "3,1", "2,2,2", "5,1,3", "11,10,10,10,10,10,1"})
   void levelsHoldAtLeastTwoToTheirBitsKeysWhereverTheClockIs(String levelBits) {
-    // The seed's guarantee: max_allowed_key >= min_allowed_key + 2^B - 1 (B: the sum of the bits).
+    // Timing_wheel's guarantee: max_allowed_key >= min_allowed_key + 2^B - 1 (B: the sum of the bits).
     TimingWheel<String> wheel = wheel(levelBits, 0, 1);
-    int top = wheel.levels - 1;
+    int top = wheel.levels.length - 1;
     long guaranteed = (1L << (wheel.levelBits.shift(top) + wheel.levelBits.bits(top))) - 1;
     java.util.SplittableRandom random = new java.util.SplittableRandom(levelBits.hashCode());
     for (int i = 0; i < 2_000; i++) {
@@ -285,7 +285,7 @@ class TimingWheelTest {
 
   @Test
   void sameTimeAlarmsArmedAsTheClockMovesFireInInsertionOrder() {
-    // In the seed, key 20 would be stored at level 2 when armed at 0 and at level 1 when armed at
+    // In Timing_wheel, key 20 would be stored at level 2 when armed at 0 and at level 1 when armed at
     // 4; at 12 the first would be appended behind the second, and fire after it.
     TimingWheel<String> wheel = wheel("2,2,2", 0, 1);
     TimerHandle<String> first = wheel.schedule(21, "armed at 0");
@@ -569,7 +569,7 @@ class TimingWheelTest {
   void theQueueMadeByTheRegistryIsATimingWheel() {
     TimerQueue<String> queue = TimerQueues.create("wheel");
     assertThat(queue).isInstanceOf(TimingWheel.class);
-    @SuppressWarnings("unchecked") // the documented cast path to the seed's vocabulary
+    @SuppressWarnings("unchecked") // the documented cast path to Timing_wheel's vocabulary
     TimingWheel<String> wheel = (TimingWheel<String>) queue;
     assertThat(wheel.nextAlarmFiresAt()).isEqualTo(OptionalLong.empty());
     // At start, the default levels reach 3 * 2^61 intervals ahead: level 6 covers 2^61 to 3 * 2^61.
@@ -579,7 +579,7 @@ class TimingWheelTest {
   }
 
   @Test
-  void theSeedsVocabularyRejectsNullArguments() {
+  void timingWheelsOwnVocabularyRejectsNullArguments() {
     TimingWheel<String> wheel = wheel("2,2,2", 0, 1);
     TimerHandle<String> timer = wheel.schedule(5, "t");
     NullPointerTester tester = new NullPointerTester()

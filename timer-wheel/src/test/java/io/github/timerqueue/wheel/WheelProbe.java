@@ -22,35 +22,35 @@ final class WheelProbe {
    */
   static String where(TimingWheel<?> wheel, TimerHandle<?> handle) {
     WheelTimer<?> timer = (WheelTimer<?>) handle;
-    int position = timer.position;
-    switch (position) {
-      case TimingWheel.NOT_PENDING:
-        return "not pending";
-      case TimingWheel.DUE:
-      case TimingWheel.NEXT_DUE:
-        return "due";
-      case TimingWheel.OVERFLOW:
-        return "overflow";
-      default:
-        for (int level = wheel.levels - 1; level >= 0; level--) {
-          if (position >= wheel.coarseBase[level]) {
-            return "coarse level " + level;
-          }
-          if (position >= wheel.naturalBase[level]) {
-            return "level " + level;
-          }
-        }
-        throw new AssertionError("position " + position + " is not a list");
+    if (timer.slot < 0) {
+      return "not pending";
     }
+    Bucket<?> bucket = timer.bucket;
+    if (bucket == wheel.due || bucket == wheel.firing) {
+      return "due";
+    }
+    if (bucket == wheel.overflow) {
+      return "overflow";
+    }
+    return (bucket.coarse ? "coarse level " : "level ") + bucket.level.index;
   }
 
-  /** The largest key the levels hold: the seed's {@code max_allowed_key}. */
+  /** The largest key the levels hold: {@code Timing_wheel}'s {@code max_allowed_key}. */
   static long maxAllowedKey(TimingWheel<?> wheel) {
-    return wheel.maxKey[wheel.levels - 1];
+    return wheel.levels[wheel.levels.length - 1].maxKey;
   }
 
   /** How many timers the levels hold, coarse slots included, per level. */
   static int timersInLevel(TimingWheel<?> wheel, int level) {
-    return wheel.counts[level] + wheel.counts[wheel.levels + level];
+    return wheel.levels[level].keyed + wheel.levels[level].coarse;
+  }
+
+  /** How many slots the levels have, both kinds. */
+  static int slots(TimingWheel<?> wheel) {
+    int slots = 0;
+    for (Level<?> level : wheel.levels) {
+      slots += 2 * (level.slotMask + 1);
+    }
+    return slots;
   }
 }

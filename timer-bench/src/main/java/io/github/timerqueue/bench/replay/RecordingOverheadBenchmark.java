@@ -1,0 +1,129 @@
+package io.github.timerqueue.bench.replay;
+
+import io.github.timerqueue.TimerConfig;
+import io.github.timerqueue.TimerHandle;
+import io.github.timerqueue.TimerQueue;
+import io.github.timerqueue.TimerQueues;
+import io.github.timerqueue.trace.RecordingTimerQueue;
+import io.github.timerqueue.trace.TraceHeader;
+import io.github.timerqueue.trace.TraceRecorder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * What recording costs the thread that owns the timers: the idle-timeout pattern (re-arm a random
+ * one of 10,000 timers to 30 s ahead, the clock moving a millisecond every 64 operations) on a
+ * plain queue ({@code off}), on a {@link RecordingTimerQueue} with the disabled recorder ({@code
+ * disabled}), and on one recording into a binary trace file ({@code on}).
+ *
+ * <p>{@link #rearm} runs flat out: far more than a million operations per second, more than the
+ * writer thread keeps up with on a loaded machine, so the recorder drops (and counts) what it
+ * cannot buffer; the count is printed at the end of each trial. {@link #rearmAtAMillionPerSecond}
+ * adds about a microsecond of other work per operation ({@link Blackhole#consumeCPU}), the load of
+ * the issue's target: there the writer keeps up, and the difference to {@code off} is the cost of
+ * recording at that rate.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class RecordingOverheadBenchmark {
+  private static final int TIMERS = 10_000;
+  private static final long MILLISECOND = 1_000_000;
+  private static final long IDLE_TIMEOUT = 30_000 * MILLISECOND;
+  /** About a microsecond of other work per operation on a current x86 core. */
+  private static final long WORK_TOKENS = 250;
+
+  /** {@code off}, {@code disabled} or {@code on}. */
+  @Param({"off", "disabled", "on"})
+  public String recording;
+
+  /** The strategy under the recording queue. */
+  @Param({"wheel"})
+  public String strategy;
+
+  private TimerQueue<Object> queue;
+  private TraceRecorder recorder;
+  private Path file;
+  private TimerHandle<Object>[] handles;
+  private int[] slots;
+  private int next;
+  private long now;
+  private long operations;
+  private final Consumer<TimerHandle<Object>> ignore = timer -> {};
+
+  @Setup(Level.Trial)
+  @SuppressWarnings("unchecked")
+  public void setUp() throws IOException {
+    TimerConfig config = TimerConfig.builder().resolution(MILLISECOND).build();
+    TimerQueue<Object> plain = TimerQueues.create(strategy, config);
+    switch (recording) {
+      case "off" -> queue = plain;
+      case "disabled" -> queue = RecordingTimerQueue.wrap(plain, TraceRecorder.disabled());
+      case "on" -> {
+        file = Files.createTempFile("recording-overhead", ".trace");
+        recorder = TraceRecorder.start(file, TraceHeader.of(TimeUnit.NANOSECONDS, MILLISECOND, 0));
+        queue = RecordingTimerQueue.wrap(plain, recorder);
+      }
+      default -> throw new IllegalArgumentException(
+          "recording must be off, disabled or on, but was " + recording);
+    }
+    handles = (TimerHandle<Object>[]) new TimerHandle<?>[TIMERS];
+    for (int i = 0; i < TIMERS; i++) {
+      handles[i] = queue.schedule(IDLE_TIMEOUT, this);
+    }
+    SplittableRandom random = new SplittableRandom(17);
+    slots = new int[1 << 16];
+    for (int i = 0; i < slots.length; i++) {
+      slots[i] = random.nextInt(TIMERS);
+    }
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() throws IOException {
+    if (recorder != null) {
+      recorder.close();
+      System.out.printf("%n  recorder: %,d of %,d operations dropped, trace %,d bytes%n",
+          recorder.dropped(), operations, Files.size(file));
+      Files.delete(file);
+    }
+  }
+
+  /** Re-arms a random timer; every 64 operations the clock moves a millisecond. */
+  @Benchmark
+  public boolean rearm() {
+    operations++;
+    if ((++next & 63) == 0) {
+      now += MILLISECOND;
+      queue.advance(now, ignore);
+    }
+    return queue.reschedule(handles[slots[next & (slots.length - 1)]], now + IDLE_TIMEOUT);
+  }
+
+  /** The same with about a microsecond of other work: a million operations per second. */
+  @Benchmark
+  public boolean rearmAtAMillionPerSecond() {
+    Blackhole.consumeCPU(WORK_TOKENS);
+    return rearm();
+  }
+}

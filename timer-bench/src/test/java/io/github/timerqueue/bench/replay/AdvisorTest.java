@@ -1,0 +1,67 @@
+package io.github.timerqueue.bench.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class AdvisorTest {
+
+  private static ReplayResult result(String strategy, Map<String, String> options, double nanos,
+      double bytes) {
+    return new ReplayResult(new Contender(strategy, options), new double[ReplayPass.KINDS], nanos,
+        1000, bytes, 0, 0, 10, 0, 0);
+  }
+
+  private static final TraceProfile PROFILE = new TraceProfile(100, new long[] {50, 48, 0, 2, 0},
+      180, 1000, 3, 97, 0, 2, 1024, 8192, 0);
+
+  @Test
+  void picksTheFastestTimerqueueStrategyEvenWhenAgronaIsFaster() {
+    List<ReplayResult> results = List.of(
+        result("heap", Map.of(), 100, 64),
+        result("wheel", Map.of(), 40, 115),
+        result("agrona", Map.of(), 20, 32));
+
+    assertThat(Advisor.pick(results).contender().strategy()).isEqualTo("wheel");
+    assertThat(Advisor.recommend(PROFILE, results, "1 ms"))
+        .startsWith("Use `wheel` at a resolution of 1 ms for this trace")
+        .contains("2.50× as fast as the next strategy, `heap` (100 ns)")
+        .contains("Agrona's DeadlineTimerWheel replays it in 20.0 ns per operation (`wheel` is"
+            + " 2.00× slower than it)");
+  }
+
+  @Test
+  void amongStrategiesWithinFivePercentPicksTheSmallestAndSaysSo() {
+    List<ReplayResult> results = List.of(
+        result("cascade", Map.of(), 100, 62),
+        result("hitime", Map.of(), 104, 50),
+        result("heap", Map.of(), 180, 64));
+
+    assertThat(Advisor.pick(results).contender().strategy()).isEqualTo("hitime");
+    assertThat(Advisor.recommend(PROFILE, results, "1 ms"))
+        .contains("within 5% of `cascade` (100 ns) with less memory (50 against 62 bytes per"
+            + " timer)");
+  }
+
+  @Test
+  void namesTheOptionsOfTheChosenConfiguration() {
+    List<ReplayResult> results = List.of(
+        result("wheel", Map.of(), 80, 115),
+        result("wheel", Map.of("levelBits", "8,8,8,8,8,8,8"), 50, 71));
+
+    assertThat(Advisor.recommend(PROFILE, results, "1 ms"))
+        .startsWith("Use `wheel` with `levelBits=8,8,8,8,8,8,8` at a resolution of 1 ms");
+  }
+
+  @Test
+  void saysWhenTheTraceIsIncomplete() {
+    TraceProfile dropped = new TraceProfile(100, new long[] {50, 48, 0, 2, 0}, 180, 1000, 3, 97,
+        0, 2, 1024, 8192, 12);
+
+    assertThat(Advisor.recommend(dropped, List.of(result("heap", Map.of(), 10, 64)), "1 ms"))
+        .endsWith("the recorder dropped 12 operations, so the trace is incomplete; record with a"
+            + " larger buffer.");
+  }
+}

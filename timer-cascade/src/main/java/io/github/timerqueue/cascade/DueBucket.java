@@ -1,0 +1,132 @@
+package io.github.timerqueue.cascade;
+
+/**
+ * A bucket of due timers, in the order they became due: the timers waiting for the next advance,
+ * or the firing ones of the running advance.
+ *
+ * <p>The live timers lie between slots {@code first} and {@code end - 1}, in order. Order forbids
+ * moving the last timer into a freed slot, so removing a timer leaves a hole, which taking from the
+ * front skips. Holes never outnumber the live timers by more than {@value #SLACK} in the bucket
+ * that collects due timers: when they would, it is compacted in order (see {@link
+ * #compactIfSparse}). The firing bucket is never compacted while it fires, so that its front stays
+ * where the advance reads it; it holds no more holes than the timers it started firing with.
+ */
+final class DueBucket {
+  /** Holes tolerated on top of one per live timer before compacting. */
+  static final int SLACK = 16;
+
+  /** This bucket's number in positions. */
+  final int number;
+  private final SlotPool pool;
+  CascadeTimer<?>[] slots = SlotPool.NONE;
+  /** The first slot that may hold a timer; every slot before it is {@code null}. */
+  int first;
+  /** One past the last slot that may hold a timer; every slot from it on is {@code null}. */
+  int end;
+  /** The number of timers, the slots between first and end that are not holes. */
+  int live;
+
+  DueBucket(int number, SlotPool pool) {
+    this.number = number;
+    this.pool = pool;
+  }
+
+  boolean isEmpty() {
+    return live == 0;
+  }
+
+  /** Puts a timer after the last, and records its position. */
+  void add(CascadeTimer<?> timer) {
+    if (end == slots.length) {
+      if (live <= slots.length >>> 1 && slots.length > 0) {
+        compact();
+      } else {
+        slots = pool.grown(slots);
+      }
+    }
+    int slot = end;
+    slots[slot] = timer;
+    end = slot + 1;
+    live++;
+    timer.position = CascadeTimer.position(number, slot);
+  }
+
+  /** Whether {@code slot} holds {@code timer}. */
+  boolean holds(int slot, CascadeTimer<?> timer) {
+    return slot < end && slots[slot] == timer;
+  }
+
+  /** Takes the timer out of {@code slot}, leaving a hole. */
+  void remove(int slot) {
+    slots[slot] = null;
+    if (--live == 0) {
+      emptied();
+    }
+  }
+
+  /** Compacts the bucket if holes outnumber the timers by more than {@value #SLACK}. */
+  void compactIfSparse() {
+    if (end - first - live > live + SLACK) {
+      compact();
+    }
+  }
+
+  /** Takes the first timer out, or returns {@code null} if there is none. */
+  CascadeTimer<?> pollFirst() {
+    CascadeTimer<?>[] slots = this.slots;
+    for (int slot = first; slot < end; slot++) {
+      CascadeTimer<?> timer = slots[slot];
+      if (timer != null) {
+        slots[slot] = null;
+        if (--live == 0) {
+          emptied();
+        } else {
+          first = slot + 1;
+        }
+        return timer;
+      }
+    }
+    return null;
+  }
+
+  /** Moves every timer of {@code from}, in order, after this bucket's last. */
+  void takeAllLast(DueBucket from) {
+    CascadeTimer<?>[] taken = from.slots;
+    for (int slot = from.first; slot < from.end; slot++) {
+      CascadeTimer<?> timer = taken[slot];
+      if (timer != null) {
+        taken[slot] = null;
+        add(timer);
+      }
+    }
+    from.emptied();
+  }
+
+  /** Marks the bucket empty after its timers were taken out and their slots cleared. */
+  void emptied() {
+    slots = pool.afterEmptying(slots);
+    first = 0;
+    end = 0;
+    live = 0;
+  }
+
+  /** Moves the timers to the front, in order, and records their new positions. */
+  private void compact() {
+    CascadeTimer<?>[] slots = this.slots;
+    int to = 0;
+    for (int from = first; from < end; from++) {
+      CascadeTimer<?> timer = slots[from];
+      if (timer != null) {
+        slots[from] = null;
+        slots[to] = timer;
+        timer.position = CascadeTimer.position(number, to);
+        to++;
+      }
+    }
+    first = 0;
+    end = to;
+    if (SlotPool.shouldShrink(slots, to)) {
+      this.slots = pool.halved(slots, to);
+    }
+  }
+}

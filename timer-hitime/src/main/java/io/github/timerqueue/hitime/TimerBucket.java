@@ -1,0 +1,293 @@
+package io.github.timerqueue.hitime;
+
+import java.util.Arrays;
+import java.util.function.Consumer;
+
+/**
+ * A bucket of a {@link HiTimeTimerQueue}: a first-in, first-out sequence of timers kept in an
+ * array of slots, either one of the queue's bins or one of its two buckets of due timers. A timer
+ * in a bucket knows its slot ({@link HiTimeTimer#slot}); its queue knows from the timer's deadline
+ * which bucket that is ({@link HiTimeTimerQueue#bucketOf}).
+ *
+ * <p>Timers are appended at {@link #tail} and, in a bucket of due timers, taken from {@link
+ * #head}. Removing a timer empties its slot, so a slot that is not {@code null} always holds a
+ * pending timer of this bucket, and no bucket refers to a timer that left it: a cancelled timer
+ * that the user drops is garbage at once. An emptied slot between head and tail is a
+ * <em>hole</em>. (Leaving the slot as it is, to be recognized as stale when next visited, would
+ * spare cancel that write, but every compaction and every pass would then read each stale timer,
+ * a cache miss where the write mostly hits the last-level cache.)
+ *
+ * <p>When an append finds every slot up to the end taken, the bucket compacts in place if at
+ * most half of its slots hold timers, moving the timers down over the holes in their order, else
+ * it doubles. A removal that leaves more than {@code 3 * size + }{@value #SLACK} holes compacts as
+ * well, so that holes never exceed that bound, whatever the mix of operations. A compaction moves
+ * at most as many timers as there were appends or removals since the last one, so each costs
+ * {@code O(1)} amortized. A bucket that empties resets its slots in {@code O(1)}, since they are
+ * all {@code null} already, and gives an array of more than {@value #INITIAL_CAPACITY} slots to
+ * its queue's {@link SlotArrays}, where the next bucket to grow finds it: a queue at its working
+ * size re-arms, cancels and fires timers without allocating. An array grows only when more than
+ * half of its slots hold timers, so a bucket has fewer than four slots per timer it held at its
+ * fullest.
+ */
+final class TimerBucket<T> {
+  /** The {@link #bin} of a bucket of due timers. */
+  static final int DUE = -1;
+  /** Slots of the first array a bucket allocates. */
+  static final int INITIAL_CAPACITY = 8;
+  /** Holes a bucket may hold beyond three per timer before a removal compacts it. */
+  static final int SLACK = 64;
+
+  private static final HiTimeTimer<?>[] NO_SLOTS = {};
+
+  /** The queue that owns this bucket. */
+  final HiTimeTimerQueue<T> owner;
+  /**
+   * {@code slots[i]} for {@code head <= i < tail} holds the timer whose {@link HiTimeTimer#slot}
+   * number is {@code i}, or is a hole ({@code null}); every other slot is {@code null}.
+   */
+  HiTimeTimer<T>[] slots;
+  /** The first slot that may hold a timer: every slot before it is {@code null}. */
+  int head;
+  /** The slot the next timer goes to. */
+  int tail;
+  /** How many timers the bucket holds. */
+  int size;
+  /** The bin this bucket is, or {@link #DUE}. */
+  final int bin;
+  /** What a timer's {@link HiTimeTimer#slot} carries besides its slot number in this bucket. */
+  private final int slotTag;
+
+  @SuppressWarnings("unchecked")
+  TimerBucket(HiTimeTimerQueue<T> owner, int bin) {
+    this.owner = owner;
+    this.bin = bin;
+    this.slotTag = bin == DUE ? HiTimeTimer.DUE_SLOT : 0;
+    this.slots = (HiTimeTimer<T>[]) NO_SLOTS;
+  }
+
+  boolean isEmpty() {
+    return size == 0;
+  }
+
+  /** Adds a timer that is in no bucket at the tail. */
+  void append(HiTimeTimer<T> timer) {
+    if (tail == slots.length) {
+      makeRoom(1);
+    }
+    slots[tail] = timer;
+    timer.slot = tail++ | slotTag;
+    size++;
+  }
+
+  /**
+   * Appends {@code source[from]} to {@code source[from + count - 1]}, timers that are in no
+   * bucket, in one copy: the write barrier of the collector is paid once for the run, not once
+   * per timer.
+   */
+  void appendRun(HiTimeTimer<T>[] source, int from, int count) {
+    if (slots.length - tail < count) {
+      makeRoom(count);
+    }
+    int first = tail;
+    System.arraycopy(source, from, slots, first, count);
+    for (int i = 0; i < count; i++) {
+      source[from + i].slot = (first + i) | slotTag;
+    }
+    tail = first + count;
+    size += count;
+  }
+
+  /** Takes a timer of this bucket out of it; afterwards the timer is not pending. */
+  void remove(HiTimeTimer<T> timer) {
+    slots[timer.slot & HiTimeTimer.SLOT_INDEX] = null;
+    timer.slot = HiTimeTimer.NOT_PENDING;
+    removed();
+  }
+
+  /** The first timer, left in place. The bucket must not be empty. */
+  HiTimeTimer<T> first() {
+    HiTimeTimer<T>[] slots = this.slots;
+    int index = head;
+    while (slots[index] == null) {
+      index++;
+    }
+    head = index;
+    return slots[index];
+  }
+
+  /** Takes the first timer out and returns it. The bucket must not be empty. */
+  HiTimeTimer<T> takeFirst() {
+    HiTimeTimer<T> timer = first();
+    slots[head++] = null;
+    timer.slot = HiTimeTimer.NOT_PENDING;
+    removed();
+    return timer;
+  }
+
+  /**
+   * Appends every timer of {@code from}, in order, leaving it empty: a bin that became due whole.
+   * The bin keeps its array, for the timers that will refill it.
+   */
+  void appendAll(TimerBucket<T> from) {
+    HiTimeTimer<T>[] source = from.slots;
+    int end = from.tail;
+    int index = from.head;
+    while (index < end) {
+      int runStart = index;
+      while (index < end && source[index] != null) {
+        index++;
+      }
+      if (index > runStart) {
+        appendRun(source, runStart, index - runStart);
+      }
+      index++;
+    }
+    Arrays.fill(source, from.head, end, null);
+    from.emptied();
+  }
+
+  /**
+   * Empties a bucket whose timers the caller has taken out of their slots one by one, clearing
+   * each slot as it went: the bin just re-examined, or one that became due whole.
+   */
+  void emptied() {
+    size = 0;
+    reset();
+  }
+
+  /** Takes every timer out of this bucket without handing any out. */
+  void removeAll() {
+    HiTimeTimer<T>[] slots = this.slots;
+    for (int index = head; index < tail; index++) {
+      HiTimeTimer<T> timer = slots[index];
+      if (timer != null) {
+        timer.slot = HiTimeTimer.NOT_PENDING;
+        slots[index] = null;
+      }
+    }
+    size = 0;
+    reset();
+  }
+
+  /**
+   * Hands each timer, first to last, to {@code action}. An action that modifies the queue, against
+   * the contract, makes the set of timers visited unspecified but cannot make this loop fail.
+   */
+  void forEach(Consumer<? super HiTimeTimer<T>> action) {
+    for (int index = head; index < tail; index++) {
+      HiTimeTimer<T> timer = slots[index];
+      if (timer != null) {
+        action.accept(timer);
+      }
+    }
+  }
+
+  /** Bookkeeping after a timer left its slot: resets an empty bucket, compacts a sparse one. */
+  private void removed() {
+    if (--size == 0) {
+      reset();
+    } else if (tail - head > 4 * size + SLACK) {
+      compactInto(slots);
+    }
+  }
+
+  /**
+   * Starts an empty bucket, whose slots are all {@code null}, over from slot 0, giving a large
+   * array to the owner's {@link SlotArrays}.
+   */
+  @SuppressWarnings("unchecked")
+  private void reset() {
+    head = 0;
+    tail = 0;
+    if (slots.length > INITIAL_CAPACITY) {
+      owner.slotArrays.giveEmptied(slots);
+      slots = (HiTimeTimer<T>[]) NO_SLOTS;
+    }
+  }
+
+  /**
+   * Lets go of the array of an empty bucket, without keeping it: for a queue that has been
+   * cleared or drained, so that it does not hold on to the memory of a population long gone.
+   */
+  @SuppressWarnings("unchecked")
+  void release() {
+    if (size == 0 && slots.length > INITIAL_CAPACITY) {
+      slots = (HiTimeTimer<T>[]) NO_SLOTS;
+    }
+  }
+
+  /**
+   * Makes room for {@code count} more timers at the tail: compacts if at most half the slots
+   * would then hold timers, else doubles until they fit.
+   */
+  private void makeRoom(int count) {
+    int capacity = slots.length;
+    int needed = size + count;
+    if (capacity != 0 && needed <= capacity >>> 1) {
+      compactInto(slots);
+      return;
+    }
+    HiTimeTimer<T>[] old = slots;
+    int grownCapacity = Math.max(INITIAL_CAPACITY, capacity << 1);
+    while (grownCapacity < needed) {
+      grownCapacity <<= 1;
+    }
+    HiTimeTimer<T>[] grown = owner.slotArrays.take(grownCapacity);
+    if (grown == null) {
+      grown = newSlots(grownCapacity);
+    }
+    if (head == 0 && size == tail) {
+      // No hole: the timers keep their slots, and are not touched.
+      System.arraycopy(old, 0, grown, 0, tail);
+      slots = grown;
+    } else {
+      compactInto(grown);
+    }
+    if (capacity != 0 && owner.slotArrays.circulating()) {
+      // Outgrown arrays are kept once buckets have begun to empty, the timers moving between
+      // them; until then the queue is only filling up and keeps nothing it does not use.
+      Arrays.fill(old, 0, capacity, null);
+      owner.slotArrays.give(old);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> HiTimeTimer<T>[] newSlots(int capacity) {
+    return (HiTimeTimer<T>[]) new HiTimeTimer<?>[capacity];
+  }
+
+  /**
+   * Moves the timers, in order, to the first slots of {@code target} (this bucket's own array, or
+   * an empty one), then writes the new slot numbers to the timers that moved.
+   */
+  private void compactInto(HiTimeTimer<T>[] target) {
+    HiTimeTimer<T>[] source = slots;
+    boolean inPlace = target == source;
+    int packed = 0;
+    int firstMoved = tail;
+    for (int index = head; index < tail; index++) {
+      HiTimeTimer<T> timer = source[index];
+      if (timer != null) {
+        if (index != packed) {
+          firstMoved = Math.min(firstMoved, packed);
+          if (inPlace) {
+            source[index] = null;
+          }
+          target[packed] = timer;
+        } else if (!inPlace) {
+          target[packed] = timer;
+        }
+        packed++;
+      }
+    }
+    // A second pass, because each reference stored above runs G1's write barrier, whose fence
+    // would make each of these writes, a cache miss, complete before the next could start; here
+    // they overlap.
+    for (int index = firstMoved; index < packed; index++) {
+      target[index].slot = index | slotTag;
+    }
+    slots = target;
+    head = 0;
+    tail = packed;
+  }
+}

@@ -1,0 +1,204 @@
+package io.github.timerqueue.hitime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.timerqueue.TimerConfig;
+import io.github.timerqueue.TimerHandle;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * How {@code hitime} stores its timers: each bin is a bucket, an array of slots in arming order.
+ * Cancelled slots (holes) are bounded and compacted away without disturbing the order; a bucket
+ * that empties gives its array to be reused; and a handle, pending or not, is recognized as the
+ * queue's own through its bucket. The structure is checked with {@link HiTimeInvariants}, which
+ * also checks the bound on holes, after every step.
+ */
+class HiTimeStorageTest {
+
+  private static HiTimeTimerQueue<Integer> queue() {
+    return new HiTimeTimerQueue<>(TimerConfig.builder().startTime(0).build());
+  }
+
+  private static HiTimeTimer<Integer> timer(TimerHandle<Integer> handle) {
+    return (HiTimeTimer<Integer>) handle;
+  }
+
+  /** Deadlines 2^13 to 2^14 - 1 from tick 0 all go to bin 13. */
+  private static List<HiTimeTimer<Integer>> fillBin13(HiTimeTimerQueue<Integer> queue, int count) {
+    List<HiTimeTimer<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      timers.add(timer(queue.schedule((1 << 13) + (i % (1 << 13)), i)));
+    }
+    return timers;
+  }
+
+  @Test
+  void cancelledSlotsNeverExceedThreePerPendingTimerPlusASlackWhateverTheOrderOfCancelling() {
+    HiTimeTimerQueue<Integer> queue = queue();
+    List<HiTimeTimer<Integer>> timers = fillBin13(queue, 20_000);
+    TimerBucket<Integer> bin = queue.bins[13];
+    List<HiTimeTimer<Integer>> order = new ArrayList<>(timers);
+    Collections.shuffle(order, new java.util.Random(13));
+
+    for (int i = 0; i < order.size() - 10; i++) {
+      assertThat(queue.cancel(order.get(i))).isTrue();
+      int holes = bin.tail - bin.head - bin.size;
+      assertThat(holes).as("holes after %d cancellations", i + 1)
+          .isLessThanOrEqualTo(3 * bin.size + TimerBucket.SLACK);
+    }
+
+    HiTimeInvariants.check(queue);
+    assertThat(bin.size).isEqualTo(10);
+    assertThat(bin.tail).as("the survivors were moved down over the holes")
+        .isLessThanOrEqualTo(4 * 10 + TimerBucket.SLACK);
+  }
+
+  @Test
+  void compactionKeepsTheArmingOrderSoTimersWithEqualDeadlinesStillFireFirstInFirstOut() {
+    HiTimeTimerQueue<Integer> queue = queue();
+    List<HiTimeTimer<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < 1_000; i++) {
+      timers.add(timer(queue.schedule(10_000, i)));
+    }
+    SplittableRandom random = new SplittableRandom(7);
+    List<Integer> kept = new ArrayList<>();
+    for (HiTimeTimer<Integer> timer : timers) {
+      if (random.nextInt(10) == 0) {
+        kept.add(timer.payload());
+      } else {
+        queue.cancel(timer);
+      }
+    }
+    // Appending to the bin now finds it full of holes, and compacts it in place.
+    HiTimeTimer<Integer>[] before = queue.bins[13].slots;
+    for (int i = 1_000; i < 1_100; i++) {
+      queue.schedule(10_000, i);
+      kept.add(i);
+    }
+    assertThat(queue.bins[13].slots).as("compacted, not grown").isSameAs(before);
+    HiTimeInvariants.check(queue);
+
+    List<Integer> fired = new ArrayList<>();
+    queue.advance(10_000, timer -> fired.add(timer.payload()));
+    assertThat(fired).isEqualTo(kept);
+  }
+
+  @Test
+  void aBinIsCreatedWhenTheFirstTimerGoesThere() {
+    HiTimeTimerQueue<Integer> queue = queue();
+    assertThat(queue.bins).containsOnlyNulls();
+    queue.schedule(1 << 13, 1);
+    assertThat(queue.bins[13]).isNotNull();
+    assertThat(java.util.Arrays.stream(queue.bins).filter(bin -> bin != null)).hasSize(1);
+    HiTimeInvariants.check(queue);
+  }
+
+  @Test
+  void aBucketThatFillsUpWithNoHolesGrowsWithoutTouchingItsTimers() {
+    HiTimeTimerQueue<Integer> queue = queue();
+    List<HiTimeTimer<Integer>> timers = fillBin13(queue, 1_000);
+    for (int i = 0; i < timers.size(); i++) {
+      assertThat(timers.get(i).slot).isEqualTo(i);
+    }
+    assertThat(queue.bins[13].slots.length).isEqualTo(1_024);
+    HiTimeInvariants.check(queue);
+  }
+
+  @Test
+  void anEmptiedBinGivesItsArrayToTheBinsThatFillAndAQueueThatIsOnlyFillingKeepsNoneAside() {
+    HiTimeTimerQueue<Integer> queue = queue();
+    fillBin13(queue, 1_000);
+    assertThat(queue.slotArrays.count(512)).as("filling keeps no outgrown array").isZero();
+    HiTimeTimer<Integer>[] array = queue.bins[13].slots;
+
+    // Moving to tick 2^13 re-examines bin 13: its timers go to the lower bins or fire.
+    queue.advance(1 << 13, timer -> {});
+
+    assertThat(queue.bins[13].slots).isEmpty();
+    HiTimeInvariants.check(queue);
+    assertThat(queue.slotArrays.count(1_024) + (containsSameArray(queue, array) ? 1 : 0))
+        .as("the array is kept or already reused").isEqualTo(1);
+  }
+
+  private static boolean containsSameArray(HiTimeTimerQueue<Integer> queue, Object array) {
+    for (TimerBucket<Integer> bin : queue.bins) {
+      if (bin != null && bin.slots == array) {
+        return true;
+      }
+    }
+    return queue.due.slots == array || queue.firing.slots == array;
+  }
+
+  @Test
+  void clearAndDrainLetGoOfTheArrays() {
+    HiTimeTimerQueue<Integer> queue = queue();
+    fillBin13(queue, 1_000);
+    queue.advance(1 << 13, timer -> {}, 1);
+    fillBin13(queue, 1_000);
+    queue.clear();
+    for (TimerBucket<Integer> bin : queue.bins) {
+      if (bin != null) {
+        assertThat(bin.slots.length).isLessThanOrEqualTo(TimerBucket.INITIAL_CAPACITY);
+      }
+    }
+    assertThat(queue.due.slots.length).isLessThanOrEqualTo(TimerBucket.INITIAL_CAPACITY);
+    assertThat(queue.slotArrays.count(1_024)).isZero();
+
+    fillBin13(queue, 1_000);
+    queue.drain(timer -> {});
+    assertThat(queue.bins[13].slots.length).isLessThanOrEqualTo(TimerBucket.INITIAL_CAPACITY);
+    HiTimeInvariants.check(queue);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"pending", "fired", "cancelled", "cleared", "drained", "bin emptied"})
+  void aHandleOfAnotherQueueIsRejectedWhetherItIsPendingOrNot(String state) {
+    HiTimeTimerQueue<Integer> queue = queue();
+    HiTimeTimerQueue<Integer> other = queue();
+    List<HiTimeTimer<Integer>> others = fillBin13(other, 100);
+    HiTimeTimer<Integer> foreign = others.get(0);
+    switch (state) {
+      case "fired" -> other.advance(1 << 14, timer -> {});
+      case "cancelled" -> other.cancel(foreign);
+      case "cleared" -> other.clear();
+      case "drained" -> other.drain(timer -> {});
+      case "bin emptied" -> others.forEach(other::cancel);
+      default -> { }
+    }
+    assertThat(foreign.isPending()).isEqualTo(state.equals("pending"));
+    HiTimeTimer<Integer> own = timer(queue.schedule(5, 1));
+
+    assertThatThrownBy(() -> queue.cancel(foreign)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not created by this queue");
+    assertThatThrownBy(() -> queue.reschedule(foreign, 3))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(foreign.isPending()).isEqualTo(state.equals("pending"));
+    assertThat(queue.size()).isEqualTo(1);
+    assertThat(own.isPending()).isTrue();
+    HiTimeInvariants.check(queue);
+    HiTimeInvariants.check(other);
+  }
+
+  @Test
+  void aHandleThatIsNoLongerPendingKeepsNoBucketOfItsQueueFromReusingItsSlot() {
+    HiTimeTimerQueue<Integer> queue = queue();
+    HiTimeTimer<Integer> cancelled = timer(queue.schedule(100, 1));
+    queue.cancel(cancelled);
+    HiTimeTimer<Integer> next = timer(queue.schedule(100, 2));
+    assertThat(queue.bucketOf(next)).isSameAs(queue.bins[6]);
+    assertThat(next.slot).as("the emptied bin starts over at slot 0").isZero();
+
+    assertThat(queue.cancel(cancelled)).isFalse();
+    assertThat(next.isPending()).isTrue();
+    assertThat(queue.reschedule(cancelled, 100)).isFalse();
+    assertThat(cancelled.slot).isEqualTo(1);
+    HiTimeInvariants.check(queue);
+  }
+}

@@ -1,0 +1,135 @@
+package io.github.timerqueue.trace;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+
+/** Writes the text form: a header line, then {@code time op [id [delay [range]]]} per line. */
+final class TextTraceWriter implements TraceWriter {
+  private final Writer out;
+  private final TraceHeader header;
+  private long time;
+  private long records;
+  private boolean closed;
+
+  TextTraceWriter(OutputStream out, TraceHeader header) throws IOException {
+    this.out = new BufferedWriter(
+        new OutputStreamWriter(Objects.requireNonNull(out, "out"), StandardCharsets.US_ASCII),
+        1 << 16);
+    this.header = Objects.requireNonNull(header, "header");
+    this.time = header.startTime();
+    this.out.write(TextTraceReader.HEADER + " " + Binary.VERSION
+        + " unitNanos=" + header.unitNanos() + " resolution=" + header.resolution()
+        + " start=" + header.startTime() + "\n");
+  }
+
+  @Override
+  public TraceHeader header() {
+    return header;
+  }
+
+  @Override
+  public void advance(long now) throws IOException {
+    if (now - time < 0) {
+      throw new IllegalArgumentException(
+          "advance to " + now + " is earlier than the trace's time " + time
+              + "; a trace's clock never moves backwards");
+    }
+    time = now;
+    line(TraceOp.ADVANCE);
+    end();
+  }
+
+  @Override
+  public void schedule(long id, long delay) throws IOException {
+    line(TraceOp.SCHEDULE);
+    field(id);
+    field(Math.max(delay, 0));
+    end();
+  }
+
+  @Override
+  public void scheduleWithin(long id, long delay, long range) throws IOException {
+    if (range < 0) {
+      throw new IllegalArgumentException("range must be at least 0, but was " + range);
+    }
+    line(TraceOp.SCHEDULE_WITHIN);
+    field(id);
+    field(Math.max(delay, 0));
+    field(range);
+    end();
+  }
+
+  @Override
+  public void cancel(long id) throws IOException {
+    line(TraceOp.CANCEL);
+    field(id);
+    end();
+  }
+
+  @Override
+  public void reschedule(long id, long delay) throws IOException {
+    line(TraceOp.RESCHEDULE);
+    field(id);
+    field(Math.max(delay, 0));
+    end();
+  }
+
+  @Override
+  public void clear() throws IOException {
+    line(TraceOp.CLEAR);
+    end();
+  }
+
+  @Override
+  public void dropped(long count) throws IOException {
+    if (count < 1) {
+      throw new IllegalArgumentException("dropped count must be at least 1, but was " + count);
+    }
+    line(TraceOp.DROPPED);
+    field(count);
+    end();
+  }
+
+  @Override
+  public long records() {
+    return records;
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try (out) {
+      out.write(Long.toString(time));
+      out.write(" " + TextTraceReader.END + " ");
+      out.write(Long.toString(records));
+      out.write('\n');
+    }
+  }
+
+  private void line(TraceOp op) throws IOException {
+    if (closed) {
+      throw new IllegalStateException("the trace writer is closed");
+    }
+    out.write(Long.toString(time));
+    out.write(' ');
+    out.write(op.textName());
+  }
+
+  private void field(long value) throws IOException {
+    out.write(' ');
+    out.write(Long.toString(value));
+  }
+
+  private void end() throws IOException {
+    out.write('\n');
+    records++;
+  }
+}

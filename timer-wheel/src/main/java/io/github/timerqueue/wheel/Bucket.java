@@ -1,0 +1,292 @@
+package io.github.timerqueue.wheel;
+
+import java.util.function.Consumer;
+
+/**
+ * A bucket of a {@link TimingWheel}: the timers of one slot of a level (stored by key, or coarse),
+ * or the wheel's due, firing or overflow timers, in slots in the order they joined. The slots are
+ * a chain of chunks of the wheel's {@link Slab}; a timer records its bucket and its slot's number
+ * in the slab ({@link WheelTimer#bucket}, {@link WheelTimer#slot}).
+ *
+ * <p>The bucket's first {@code fill} slots, in chain order, have been filled; a slot whose timer
+ * left is emptied ({@code null}), a <em>hole</em>. Joining appends at {@code fill}, taking a chunk
+ * from the slab when the last one is full; leaving empties the one slot, so that a cancel writes
+ * to the timer and one slot, never to other timers; emptying a bucket (a level passing its slot,
+ * the due timers becoming the firing batch) reads its slots in order, a chunk (a cache line) at a
+ * time.
+ *
+ * <p>Holes are bounded: a bucket that empties gives all its chunks back; one with more holes than
+ * timers (and at least {@value #SPARSE_FILL} filled slots) is compacted, keeping the order and
+ * giving back the chunks it no longer needs. So a bucket with {@code n} timers has at most {@code
+ * max(n, SPARSE_FILL - 1)} holes, at most two slots per timer, except the firing batch while it
+ * is handed out (its holes are the timers already handed out; it empties by the end of the
+ * advance) and a bucket being drained. Compacting moves each timer it keeps once (writing its new
+ * slot to it) and follows at least as many removals as it keeps timers, so it costs {@code O(1)}
+ * amortized per removal.
+ *
+ * <p>A slot of a level has a bucket only while it holds timers: an emptied one goes to the wheel's
+ * spare buckets, for the next slot that needs one.
+ */
+final class Bucket<T> {
+  /** Fewest filled slots at which a bucket is compacted for being sparse: two chunks. */
+  static final int SPARSE_FILL = 2 * Slab.CHUNK;
+
+  /** The wheel that owns the bucket and its timers: a handle's owner is its bucket's. */
+  final TimingWheel<T> owner;
+  /** The slab the chunks come from, the owner's. */
+  private final Slab<T> slab;
+  /**
+   * The level whose slot this is, or {@code null} for the due, firing and overflow buckets. A
+   * spare bucket keeps the slot it last had.
+   */
+  Level<T> level;
+  /** The slot of {@link #level} this is, or -1. */
+  int index;
+  /** Whether this is a coarse slot of its level, which holds timers of {@code scheduleWithin}. */
+  boolean coarse;
+  /** The first chunk of the chain, or {@link Slab#NO_CHUNK} if {@code fill == 0}. */
+  int first = Slab.NO_CHUNK;
+  /** The last chunk of the chain, which holds slot {@code fill - 1}. */
+  int last = Slab.NO_CHUNK;
+  /** The number of slots filled: the next timer joins at this one. */
+  int fill;
+  /** The number of timers: filled slots that are not holes. */
+  int size;
+  /**
+   * Set while the bucket is read slot by slot by the wheel (the firing batch, a bucket being
+   * drained), which must then not be compacted.
+   */
+  boolean handingOut;
+  /** The next spare bucket, while this one is spare. */
+  Bucket<T> nextSpare;
+
+  Bucket(TimingWheel<T> owner, Level<T> level, int index, boolean coarse) {
+    this.owner = owner;
+    this.slab = owner.slab;
+    assign(level, index, coarse);
+  }
+
+  /** Makes an empty bucket the bucket of a slot. */
+  void assign(Level<T> level, int index, boolean coarse) {
+    this.level = level;
+    this.index = index;
+    this.coarse = coarse;
+  }
+
+  /** The slot number in the slab of the filled slot {@code i} of a chain at chunk {@code chunk}. */
+  static int slotIn(int chunk, int i) {
+    return (chunk << Slab.CHUNK_SHIFT) | (i & (Slab.CHUNK - 1));
+  }
+
+  /**
+   * Reads the deadline of every timer of a chunk in one tight loop and returns them combined, so
+   * that the processor fetches the timers' cache lines all at once: a bucket that is emptied or
+   * handed out calls it as it enters each chunk, before the slower work on each timer, where only
+   * a timer or two would be in flight at a time. The caller keeps the result (in {@link
+   * TimingWheel#readAhead}) so that the reads are not optimized away.
+   */
+  static <T> long readAhead(Slab<T> slab, int chunk) {
+    WheelTimer<T>[] slots = slab.slots;
+    long combined = 0;
+    for (int slot = chunk << Slab.CHUNK_SHIFT, end = slot + Slab.CHUNK; slot < end; slot++) {
+      WheelTimer<T> timer = slots[slot];
+      if (timer != null) {
+        combined ^= timer.deadline;
+      }
+    }
+    return combined;
+  }
+
+  /** Whether filled slot {@code i} of the bucket starts a new chunk (so the chain moves on). */
+  static boolean startsChunk(int i) {
+    return i > 0 && (i & (Slab.CHUNK - 1)) == 0;
+  }
+
+  /** Appends a timer that is in no bucket; it is then pending, here. */
+  void append(WheelTimer<T> timer) {
+    if ((fill & (Slab.CHUNK - 1)) == 0) {
+      int chunk = slab.take();
+      if (fill == 0) {
+        first = chunk;
+      } else {
+        slab.next[last] = chunk;
+      }
+      last = chunk;
+    }
+    int slot = slotIn(last, fill++);
+    slab.slots[slot] = timer;
+    timer.bucket = this;
+    timer.slot = slot;
+    size++;
+    if (level != null) {
+      level.joined(this);
+    }
+  }
+
+  /** Takes a timer of this bucket out of it; it is then not pending. */
+  void remove(WheelTimer<T> timer) {
+    slab.slots[timer.slot] = null;
+    timer.slot = WheelTimer.NOT_PENDING;
+    size--;
+    if (size == 0) {
+      releaseChunks();
+    } else if (!handingOut) {
+      compactIfSparse();
+    }
+    if (level != null) {
+      level.left(this);
+    }
+  }
+
+  /**
+   * Compacts the bucket if it has more holes than timers and at least {@value #SPARSE_FILL}
+   * filled slots; called after each removal, and after a batch was read slot by slot.
+   */
+  void compactIfSparse() {
+    if (fill >= SPARSE_FILL && fill - size > size) {
+      compact();
+    }
+  }
+
+  /**
+   * Empties the bucket and hands its timers, in order, to {@code sink}, each already out of the
+   * bucket and not pending. The sink may put them in any bucket, this one included.
+   */
+  void takeAll(Consumer<WheelTimer<T>> sink) {
+    int chunk = first;
+    int end = fill;
+    int count = size;
+    first = Slab.NO_CHUNK;
+    last = Slab.NO_CHUNK;
+    fill = 0;
+    size = 0;
+    int chainFirst = chunk;
+    long readAhead = end > 0 ? readAhead(slab, chunk) : 0;
+    for (int i = 0; i < end; i++) {
+      if (startsChunk(i)) {
+        chunk = slab.next[chunk];
+        readAhead ^= readAhead(slab, chunk);
+      }
+      // The sink may grow the slab: read the array anew each time.
+      int slot = slotIn(chunk, i);
+      WheelTimer<T> timer = slab.slots[slot];
+      if (timer != null) {
+        slab.slots[slot] = null;
+        timer.slot = WheelTimer.NOT_PENDING;
+        sink.accept(timer);
+      }
+    }
+    if (end > 0) {
+      slab.give(chainFirst, chunk, chunksFor(end));
+      owner.readAhead = readAhead;
+    }
+    if (level != null && count > 0) {
+      level.emptied(this, count);
+    }
+  }
+
+  /** Forgets every timer, which is then not pending. */
+  void clear() {
+    int chunk = first;
+    for (int i = 0; i < fill; i++) {
+      if (startsChunk(i)) {
+        chunk = slab.next[chunk];
+      }
+      int slot = slotIn(chunk, i);
+      WheelTimer<T> timer = slab.slots[slot];
+      if (timer != null) {
+        slab.slots[slot] = null;
+        timer.slot = WheelTimer.NOT_PENDING;
+      }
+    }
+    int count = size;
+    size = 0;
+    releaseChunks();
+    if (level != null && count > 0) {
+      level.emptied(this, count);
+    }
+  }
+
+  /** Hands every timer to {@code action}, in order, changing nothing. */
+  void forEach(Consumer<? super WheelTimer<T>> action) {
+    int chunk = first;
+    for (int i = 0; i < fill; i++) {
+      if (startsChunk(i)) {
+        chunk = slab.next[chunk];
+      }
+      WheelTimer<T> timer = slab.slots[slotIn(chunk, i)];
+      if (timer != null) {
+        action.accept(timer);
+      }
+    }
+  }
+
+  /** The first timer, or {@code null} if the bucket is empty. */
+  WheelTimer<T> first() {
+    int chunk = first;
+    for (int i = 0; i < fill; i++) {
+      if (startsChunk(i)) {
+        chunk = slab.next[chunk];
+      }
+      WheelTimer<T> timer = slab.slots[slotIn(chunk, i)];
+      if (timer != null) {
+        return timer;
+      }
+    }
+    return null;
+  }
+
+  /** The number of chunks that {@code fill} slots take. */
+  static int chunksFor(int fill) {
+    return (fill + Slab.CHUNK - 1) >>> Slab.CHUNK_SHIFT;
+  }
+
+  /** Gives every chunk of an empty bucket (all its slots null) back to the slab. */
+  private void releaseChunks() {
+    if (fill > 0) {
+      slab.give(first, last, chunksFor(fill));
+      first = Slab.NO_CHUNK;
+      last = Slab.NO_CHUNK;
+      fill = 0;
+    }
+  }
+
+  /** Moves the timers to the front, in order, and gives back the chunks left unused. */
+  private void compact() {
+    int readChunk = first;
+    int writeChunk = first;
+    int kept = 0;
+    for (int i = 0; i < fill; i++) {
+      if (startsChunk(i)) {
+        readChunk = slab.next[readChunk];
+      }
+      int from = slotIn(readChunk, i);
+      WheelTimer<T> timer = slab.slots[from];
+      if (timer != null) {
+        if (startsChunk(kept)) {
+          writeChunk = slab.next[writeChunk];
+        }
+        int to = slotIn(writeChunk, kept++);
+        if (to != from) {
+          slab.slots[to] = timer;
+          slab.slots[from] = null;
+          timer.slot = to;
+        }
+      }
+    }
+    int unused = chunksFor(fill) - chunksFor(kept);
+    if (unused > 0) {
+      slab.give(slab.next[writeChunk], last, unused);
+      slab.next[writeChunk] = Slab.NO_CHUNK;
+    }
+    last = writeChunk;
+    fill = kept;
+  }
+
+  @Override
+  public String toString() {
+    String name = level == null ? owner.nameOf(this)
+        : (coarse ? "coarse slot " : "slot ") + index + " of level " + level.index;
+    return "Bucket{" + name + ", size=" + size + ", fill=" + fill + "}";
+  }
+}

@@ -1,0 +1,205 @@
+package io.github.timerqueue.wheel;
+
+import static io.github.timerqueue.wheel.WheelProbe.wheel;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.timerqueue.TimerHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How the wheel stores its timers: buckets as chains of slab chunks, the bound on the holes that
+ * cancels leave, compaction keeping the order, chunks and buckets reused as slots fill and empty,
+ * and the owner check of handles that is made through their bucket.
+ */
+class WheelStorageTest {
+
+  @Test
+  void cancellingMostTimersOfABucketCompactsItKeepingTheOrderAndGivesBackItsChunks() {
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    List<TimerHandle<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < 1_000; i++) {
+      timers.add(wheel.schedule(100, i));
+    }
+    Bucket<Integer> bucket = ((WheelTimer<Integer>) timers.get(0)).bucket;
+    assertThat(bucket.fill).isEqualTo(1_000);
+    int chunksInUse = wheel.slab.chunks() - wheel.slab.freeChunks;
+    assertThat(chunksInUse).isEqualTo(Bucket.chunksFor(1_000));
+
+    for (int i = 0; i < 1_000; i++) {
+      if (i % 10 != 3) {
+        wheel.cancel(timers.get(i));
+        assertThat(bucket.fill - bucket.size)
+            .as("holes after %d cancels", i + 1)
+            .isLessThanOrEqualTo(Math.max(bucket.size, Bucket.SPARSE_FILL - 1));
+      }
+    }
+    TimingWheelInvariants.check(wheel);
+    assertThat(bucket.size).isEqualTo(100);
+    assertThat(bucket.fill).as("filled slots of 100 timers").isLessThanOrEqualTo(200);
+    assertThat(wheel.slab.chunks() - wheel.slab.freeChunks)
+        .as("chunks in use").isEqualTo(Bucket.chunksFor(bucket.fill));
+
+    List<Integer> fired = new ArrayList<>();
+    wheel.advance(100, timer -> fired.add(timer.payload()));
+    List<Integer> expected = new ArrayList<>();
+    for (int i = 3; i < 1_000; i += 10) {
+      expected.add(i);
+    }
+    assertThat(fired).as("arming order survives compaction").isEqualTo(expected);
+    assertThat(wheel.slab.freeChunks).isEqualTo(wheel.slab.chunks());
+    TimingWheelInvariants.check(wheel);
+  }
+
+  @Test
+  void cancelledSlotsNeverAccumulateWhileTheClockStandsStill() {
+    TimingWheel<Integer> wheel = wheel(TimingWheel.DEFAULT_LEVEL_BITS, 0, 1);
+    SplittableRandom random = new SplittableRandom(7);
+    List<TimerHandle<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < 2_000; i++) {
+      timers.add(wheel.schedule(1 + random.nextLong(1L << 22), i));
+    }
+    int chunksAfterFilling = wheel.slab.chunks();
+    for (int round = 0; round < 50; round++) {
+      for (int op = 0; op < 10_000; op++) {
+        TimerHandle<Integer> timer = timers.get(random.nextInt(timers.size()));
+        wheel.cancel(timer);
+        wheel.reschedule(timer, 1 + random.nextLong(1L << 22));
+      }
+      TimingWheelInvariants.check(wheel);
+    }
+    assertThat(wheel.size()).isEqualTo(2_000);
+    // Each bucket holds at most two filled slots per timer, or fewer than two chunks' worth: with
+    // 2,000 timers that is at most 4,000 slots plus two chunks per occupied slot of the levels.
+    int occupiedBuckets = 0;
+    for (Level<Integer> level : wheel.levels) {
+      for (int slot = 0; slot <= level.slotMask; slot++) {
+        occupiedBuckets += (level.byKey != null && level.byKey[slot] != null) ? 1 : 0;
+      }
+    }
+    int bound = 2 * 2_000 / Slab.CHUNK + 2 * occupiedBuckets;
+    assertThat(wheel.slab.chunks() - wheel.slab.freeChunks).isLessThanOrEqualTo(bound);
+    assertThat(wheel.slab.chunks())
+        .as("500,000 cancels and re-arms grow the slab by less than half again")
+        .isLessThanOrEqualTo(Math.max(chunksAfterFilling * 3 / 2, bound * 3 / 2 + 4));
+  }
+
+  @Test
+  void emptiedSlotsGiveBackTheirBucketsAndChunks() {
+    TimingWheel<Integer> wheel = wheel("3,3,3", 0, 1);
+    for (int i = 0; i < 500; i++) {
+      wheel.schedule(1 + i, i);
+    }
+    int chunks = wheel.slab.chunks();
+    assertThat(wheel.advance(1_000, timer -> {})).isEqualTo(500);
+    assertThat(wheel.slab.freeChunks).isEqualTo(chunks);
+    int spares = 0;
+    for (Bucket<Integer> bucket = wheel.spareBuckets; bucket != null; bucket = bucket.nextSpare) {
+      assertThat(bucket.fill).isZero();
+      assertThat(bucket.first).isEqualTo(Slab.NO_CHUNK);
+      spares++;
+    }
+    assertThat(spares).as("every bucket that held a slot's timers is spare").isPositive();
+    TimingWheelInvariants.check(wheel);
+
+    for (int i = 0; i < 500; i++) {
+      wheel.schedule(1_001 + i, i);
+    }
+    assertThat(wheel.slab.chunks()).as("the same load again takes no new chunk").isEqualTo(chunks);
+    TimingWheelInvariants.check(wheel);
+  }
+
+  @Test
+  void aHandleOfAnotherWheelIsRejectedWhetherOrNotItIsPending() {
+    TimingWheel<String> mine = wheel("2,2,2", 0, 1);
+    TimingWheel<String> other = wheel("2,2,2", 0, 1);
+    TimerHandle<String> pending = other.schedule(5, "pending");
+    TimerHandle<String> cancelled = other.schedule(5, "cancelled");
+    other.cancel(cancelled);
+    TimerHandle<String> fired = other.schedule(1, "fired");
+    other.advance(1, timer -> {});
+    TimerHandle<String> neverArmed = other.schedule(other.now() + 3, "re-armed elsewhere");
+    other.clear();
+
+    for (TimerHandle<String> foreign : List.of(pending, cancelled, fired, neverArmed)) {
+      assertThatThrownBy(() -> mine.cancel(foreign))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not created by");
+      assertThatThrownBy(() -> mine.reschedule(foreign, 3))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not created by");
+    }
+    assertThat(mine.size()).isZero();
+    TimingWheelInvariants.check(mine);
+    TimingWheelInvariants.check(other);
+  }
+
+  @Test
+  void timersNotHandedOutGoBackInFrontOfThoseMadeDueMeanwhileWithoutHoles() {
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    for (int i = 0; i < 200; i++) {
+      wheel.schedule(1, i);
+    }
+    List<Integer> fired = new ArrayList<>();
+    int[] next = {1_000};
+    wheel.advance(1, timer -> {
+      fired.add(timer.payload());
+      wheel.schedule(wheel.now(), next[0]++);
+    }, 190);
+    assertThat(fired).hasSize(190);
+    TimingWheelInvariants.check(wheel);
+    Bucket<Integer> due = wheel.due;
+    assertThat(due.size).isEqualTo(10 + 190);
+    assertThat(due.fill - due.size)
+        .isLessThanOrEqualTo(Math.max(due.size, Bucket.SPARSE_FILL - 1));
+
+    fired.clear();
+    wheel.advance(1, timer -> fired.add(timer.payload()));
+    List<Integer> expected = new ArrayList<>();
+    for (int i = 190; i < 200; i++) {
+      expected.add(i);
+    }
+    for (int i = 1_000; i < 1_190; i++) {
+      expected.add(i);
+    }
+    assertThat(fired).isEqualTo(expected);
+  }
+
+  @Test
+  void aPassedSlotOfLevelZeroBecomesTheDueBucketWithItsTimersInPlace() {
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    List<WheelTimer<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      timers.add((WheelTimer<Integer>) wheel.schedule(5, i));
+    }
+    Bucket<Integer> slotBucket = timers.get(0).bucket;
+    int[] slots = timers.stream().mapToInt(timer -> timer.slot).toArray();
+    List<Integer> fired = new ArrayList<>();
+
+    wheel.advance(5, timer -> {
+      if (fired.isEmpty()) {
+        assertThat(timers.get(39).bucket).as("the firing batch").isSameAs(slotBucket);
+        assertThat(timers.get(39).slot).isEqualTo(slots[39]);
+      }
+      fired.add(timer.payload());
+    });
+
+    assertThat(fired).hasSize(40).isSorted();
+    TimingWheelInvariants.check(wheel);
+  }
+
+  @Test
+  void aPassedSlotJoinsTheTimersAlreadyDueBehindThem() {
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    wheel.schedule(5, 1);
+    wheel.schedule(5, 2);
+    wheel.schedule(6, 4);
+    wheel.advance(3, timer -> {}, 1);
+    wheel.schedule(0, 0);
+    List<Integer> fired = new ArrayList<>();
+    wheel.advance(6, timer -> fired.add(timer.payload()));
+    assertThat(fired).containsExactly(0, 1, 2, 4);
+    TimingWheelInvariants.check(wheel);
+  }
+}
