@@ -89,8 +89,9 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
       } else if (period == 0) {
         super.run();
       } else if (super.runAndReset()) {
-        long next = period > 0 ? timeout.deadline() + period : executor.timer.ticker.read() - period;
-        executor.rearm(this, next);
+        long nextRun =
+            period > 0 ? timeout.deadline() + period : executor.timer.ticker.read() - period;
+        executor.rearm(this, nextRun);
       }
     } finally {
       if (tracked) {
