@@ -546,38 +546,6 @@ final class TimerLoop {
   }
 
   /**
-   * Hands every pending task to {@code visitor}, on the timer thread, after the requests queued
-   * before this call are applied. From the timer thread (or in a test, which drives the loop
-   * itself) it runs at once; from other threads it is queued and this method returns at once.
-   */
-  void visitPending(Consumer<? super TimerTask> visitor) {
-    Runnable visit = () -> {
-      if (service.stopping) {
-        return;
-      }
-      applyQueued();
-      List<TimerEntry> pending = new ArrayList<>();
-      queue.forEach(slot -> {
-        if (slot.payload().isPending()) {
-          pending.add(slot.payload());
-        }
-      });
-      for (TimerEntry entry : pending) {
-        visitor.accept(entry.task);
-      }
-    };
-    if (service.stopping) {
-      return;
-    }
-    if (onLoopThread()) {
-      onQueue(visit);
-    } else {
-      offer(new ControlRequest(visit));
-      wakeNow();
-    }
-  }
-
-  /**
    * Takes every pending timeout out of service, and the tasks handed to the task executor that
    * have not started, for {@link #takeUnrun()}; called once, after {@link TimerService#stopping}
    * is set, by the timer thread or by a thread the queue is lent to ({@link #awaitSweep}).
