@@ -5,8 +5,7 @@ import java.io.InputStream;
 import java.util.zip.CRC32;
 
 /** Reads the binary form, checking each block's CRC-32 before decoding any of its records. */
-final class BinaryTraceReader implements TraceReader {
-  private final InputStream in;
+final class BinaryTraceReader extends RecordCursor {
   private final TraceHeader header;
   private final byte[] block = new byte[Binary.MAX_BLOCK];
   private final CRC32 crc = new CRC32();
@@ -18,21 +17,15 @@ final class BinaryTraceReader implements TraceReader {
   private long blockOffset;
   private int blockLength;
   private int position;
-  private long recordOffset;
   private long ticks;
-  private long time;
   private long maxId = -1;
-  private long id;
-  private long delay;
-  private long range;
-  private long count;
   private long records;
   private long droppedTotal;
   private boolean ended;
   private TraceFormatException failure;
 
   BinaryTraceReader(InputStream in) throws IOException {
-    this.in = in;
+    super(in);
     this.header = readHeader();
     this.time = header.startTime();
   }
@@ -299,40 +292,5 @@ final class BinaryTraceReader implements TraceReader {
     }
     blockLength = length;
     position = 0;
-  }
-
-  @Override
-  public long time() {
-    return time;
-  }
-
-  @Override
-  public long id() {
-    return id;
-  }
-
-  @Override
-  public long delay() {
-    return delay;
-  }
-
-  @Override
-  public long range() {
-    return range;
-  }
-
-  @Override
-  public long count() {
-    return count;
-  }
-
-  @Override
-  public long offset() {
-    return recordOffset;
-  }
-
-  @Override
-  public void close() throws IOException {
-    in.close();
   }
 }

@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
  * reader hands out an {@link TraceOp#ADVANCE} to that time, then the record, so traces exported
  * from systems that log only their own operations need no advance lines.
  */
-final class TextTraceReader implements TraceReader {
+final class TextTraceReader extends RecordCursor {
   /** How the header line starts. */
   static final String HEADER = "# timerqueue-trace";
   /** The op name of the end line. */
@@ -18,7 +18,6 @@ final class TextTraceReader implements TraceReader {
   private static final int MAX_LINE = 1024;
   private static final int MAX_TOKENS = 6;
 
-  private final InputStream in;
   private final TraceHeader header;
   private final byte[] line = new byte[MAX_LINE];
   private final int[] tokenStart = new int[MAX_TOKENS];
@@ -28,7 +27,6 @@ final class TextTraceReader implements TraceReader {
   /** Bytes consumed from the stream so far. */
   private long consumed;
   private long lineOffset;
-  private long time;
   private long records;
   private boolean ended;
   private TraceFormatException failure;
@@ -37,14 +35,9 @@ final class TextTraceReader implements TraceReader {
   private TraceOp waiting;
   private long waitingTime;
   private long waitingOffset;
-  private long recordOffset;
-  private long id;
-  private long delay;
-  private long range;
-  private long count;
 
   TextTraceReader(InputStream in) throws IOException {
-    this.in = in;
+    super(in);
     if (!readLine()) {
       throw new TraceFormatException(0, "the file is empty: a trace starts with a header");
     }
@@ -297,40 +290,5 @@ final class TextTraceReader implements TraceReader {
       }
       line[lineLength++] = (byte) b;
     }
-  }
-
-  @Override
-  public long time() {
-    return time;
-  }
-
-  @Override
-  public long id() {
-    return id;
-  }
-
-  @Override
-  public long delay() {
-    return delay;
-  }
-
-  @Override
-  public long range() {
-    return range;
-  }
-
-  @Override
-  public long count() {
-    return count;
-  }
-
-  @Override
-  public long offset() {
-    return recordOffset;
-  }
-
-  @Override
-  public void close() throws IOException {
-    in.close();
   }
 }
