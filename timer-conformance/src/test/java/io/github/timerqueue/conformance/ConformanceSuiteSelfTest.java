@@ -66,6 +66,14 @@ class ConformanceSuiteSelfTest {
   }
 
   @Test
+  void suiteCatchesANullHandleThatIsNotRejected() {
+    Events failed = failedTests(CancelAcceptsNull.class);
+
+    assertThat(failed.stream().map(event -> event.getTestDescriptor().getDisplayName()))
+        .containsExactly("nullArgumentsAreRejected()");
+  }
+
+  @Test
   void referenceHeapPassesTheWholeSuite() {
     Events results = EngineTestKit.engine("junit-jupiter")
         .selectors(selectClass(CorrectHeap.class))
@@ -138,6 +146,19 @@ class ConformanceSuiteSelfTest {
         public boolean cancel(TimerHandle<T> timer) {
           delegate.cancel(timer);
           return true;
+        }
+      };
+    }
+  }
+
+  /** Answers {@code false} to a null handle instead of throwing. */
+  static class CancelAcceptsNull extends OnHeap {
+    @Override
+    protected <T> TimerQueue<T> create(TimerConfig config) {
+      return new Broken<T>(TimerQueues.create("heap", config)) {
+        @Override
+        public boolean cancel(TimerHandle<T> timer) {
+          return timer != null && delegate.cancel(timer);
         }
       };
     }

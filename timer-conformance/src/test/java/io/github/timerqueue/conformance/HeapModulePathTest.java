@@ -1,10 +1,10 @@
-package io.github.timerqueue.heap;
+package io.github.timerqueue.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.timerqueue.conformance.ModulePathProviders;
 import org.junit.jupiter.api.Test;
 
+/** timer-api registers the reference strategy through its module-info as well. */
 class HeapModulePathTest {
 
   @Test
