@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.timerqueue.TimerConfig;
 import io.github.timerqueue.TimerHandle;
-import java.lang.reflect.Method;
+import io.github.timerqueue.conformance.AllocationCounter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -17,28 +17,8 @@ import org.junit.jupiter.api.Test;
  * Counts bytes, not time.
  */
 class HotPathAllocationTest {
-  /**
-   * Reads the bytes allocated so far by the current thread. Looked up reflectively: the tests
-   * compile inside the module, which does not read jdk.management, and run on the class path.
-   */
-  private static final class AllocationCounter {
-    private final Object threads;
-    private final Method allocatedBytes;
-
-    AllocationCounter() throws ReflectiveOperationException {
-      threads = Class.forName("java.lang.management.ManagementFactory")
-          .getMethod("getThreadMXBean").invoke(null);
-      allocatedBytes = Class.forName("com.sun.management.ThreadMXBean")
-          .getMethod("getCurrentThreadAllocatedBytes");
-    }
-
-    long read() throws ReflectiveOperationException {
-      return (Long) allocatedBytes.invoke(threads);
-    }
-  }
-
   @Test
-  void rescheduleCancelAdvanceAndNextExpiryDelayAllocateNothing() throws Exception {
+  void rescheduleCancelAdvanceAndNextExpiryDelayAllocateNothing() {
     CascadeTimerQueue<String> queue = new CascadeTimerQueue<>(
         TimerConfig.builder().resolution(3).build(), 4);
     List<TimerHandle<String>> handles = new ArrayList<>();
@@ -54,15 +34,8 @@ class HotPathAllocationTest {
     }
     churn(queue, handles, rearm, distances, 20_000);
 
-    AllocationCounter counter = new AllocationCounter();
-    for (int i = 0; i < 100; i++) {
-      counter.read();
-    }
-    long start = counter.read();
-    long overhead = counter.read() - start;
-    long before = counter.read();
-    churn(queue, handles, rearm, distances, 200_000);
-    long allocated = counter.read() - before - overhead;
+    long allocated = AllocationCounter.bytesAllocatedBy(
+        () -> churn(queue, handles, rearm, distances, 200_000));
 
     // Even one small object per operation would be megabytes.
     assertThat(allocated).as("bytes allocated by 200,000 rounds").isLessThan(1024);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.timerqueue.TimerConfig;
 import io.github.timerqueue.TimerHandle;
-import java.lang.management.ManagementFactory;
+import io.github.timerqueue.conformance.AllocationCounter;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
@@ -20,8 +20,6 @@ class HiTimeAllocationTest {
 
   @Test
   void rescheduleCancelAdvanceAndNextExpiryDelayAllocateNothing() {
-    com.sun.management.ThreadMXBean threads =
-        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     HiTimeTimerQueue<Integer> queue = new HiTimeTimerQueue<>(
         TimerConfig.builder().startTime(-7).resolution(3).build());
     @SuppressWarnings("unchecked")
@@ -37,9 +35,8 @@ class HiTimeAllocationTest {
 
     long fewest = Long.MAX_VALUE;
     for (int attempt = 0; attempt < 5 && fewest > 0; attempt++) {
-      long before = threads.getCurrentThreadAllocatedBytes();
-      churn(queue, handles, rearm);
-      fewest = Math.min(fewest, threads.getCurrentThreadAllocatedBytes() - before);
+      fewest = Math.min(fewest,
+          AllocationCounter.bytesAllocatedBy(() -> churn(queue, handles, rearm)));
     }
 
     assertThat(queue.size()).isPositive();

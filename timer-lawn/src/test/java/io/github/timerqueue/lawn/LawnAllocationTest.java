@@ -1,11 +1,10 @@
 package io.github.timerqueue.lawn;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.timerqueue.TimerConfig;
 import io.github.timerqueue.TimerHandle;
-import java.lang.management.ManagementFactory;
+import io.github.timerqueue.conformance.AllocationCounter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -21,12 +20,6 @@ class LawnAllocationTest {
 
   @Test
   void steadyStateReuseOfHandlesAllocatesNothing() {
-    assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean);
-    com.sun.management.ThreadMXBean threads =
-        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    assumeTrue(threads.isThreadAllocatedMemorySupported());
-    assumeTrue(threads.isThreadAllocatedMemoryEnabled());
-
     LawnTimerQueue<Long> lawn = new LawnTimerQueue<>(TimerConfig.defaults());
     // The payload is the period: each fired timer re-arms itself one period ahead.
     for (long i = 0; i < 1_000; i++) {
@@ -60,11 +53,11 @@ class LawnAllocationTest {
     }
     LawnInvariants.check(lawn);
 
-    long before = threads.getCurrentThreadAllocatedBytes();
-    for (int round = 0; round < 10; round++) {
-      workload.run();
-    }
-    long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+    long allocated = AllocationCounter.bytesAllocatedBy(() -> {
+      for (int round = 0; round < 10; round++) {
+        workload.run();
+      }
+    });
 
     assertThat(checksum[0]).isPositive();
     assertThat(allocated).as("bytes allocated by 10,000 steps of about 20 operations each")

@@ -2,10 +2,9 @@ package io.github.timerqueue.wheel;
 
 import static io.github.timerqueue.wheel.WheelProbe.wheel;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.timerqueue.TimerHandle;
-import java.lang.management.ManagementFactory;
+import io.github.timerqueue.conformance.AllocationCounter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -24,13 +23,6 @@ class TimingWheelAllocationTest {
   @ParameterizedTest
   @ValueSource(strings = {"11,10,10,10,10,10,1", "2,2,2"})
   void reschedulingCancellingAndAdvancingAllocateNothing(String levelBits) {
-    java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    assumeTrue(threads instanceof com.sun.management.ThreadMXBean);
-    com.sun.management.ThreadMXBean counter = (com.sun.management.ThreadMXBean) threads;
-    assumeTrue(counter.isThreadAllocatedMemorySupported()
-        && counter.isThreadAllocatedMemoryEnabled());
-    long thread = Thread.currentThread().getId();
-
     TimingWheel<String> wheel = wheel(levelBits, 0, 1);
     List<TimerHandle<String>> handles = new ArrayList<>();
     for (int i = 0; i < 1_000; i++) {
@@ -47,19 +39,19 @@ class TimingWheelAllocationTest {
 
     long allocated = 0;
     for (int round = 0; round < 4; round++) {
-      long before = counter.getThreadAllocatedBytes(thread);
-      for (int i = 0; i < 20_000; i++) {
-        TimerHandle<String> timer = handles.get(i % handles.size());
-        wheel.reschedule(timer, wheel.now() + distances[i & 4_095]);
-        if ((i & 7) == 0) {
-          wheel.cancel(handles.get((i * 31) % handles.size()));
+      allocated = AllocationCounter.bytesAllocatedBy(() -> {
+        for (int i = 0; i < 20_000; i++) {
+          TimerHandle<String> timer = handles.get(i % handles.size());
+          wheel.reschedule(timer, wheel.now() + distances[i & 4_095]);
+          if ((i & 7) == 0) {
+            wheel.cancel(handles.get((i * 31) % handles.size()));
+          }
+          if ((i & 3) == 0) {
+            wheel.advance(wheel.now() + (distances[(i >> 2) & 4_095] & 0x3FF), rearm);
+            wheel.nextExpiryDelay();
+          }
         }
-        if ((i & 3) == 0) {
-          wheel.advance(wheel.now() + (distances[(i >> 2) & 4_095] & 0x3FF), rearm);
-          wheel.nextExpiryDelay();
-        }
-      }
-      allocated = counter.getThreadAllocatedBytes(thread) - before;
+      });
     }
     assertThat(allocated).as("bytes allocated by the last round").isZero();
   }
