@@ -1,19 +1,12 @@
 package io.github.timerqueue.bench;
 
-import java.awt.Color;
-import java.awt.Graphics2D;
-import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import javax.imageio.ImageIO;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.CategoryChartBuilder;
-import org.knowm.xchart.style.Styler;
 
 /**
  * The results as one PNG: a bar chart per workload (and TTL count) of time by contender, one bar
@@ -21,10 +14,6 @@ import org.knowm.xchart.style.Styler;
  * a chart of memory per pending timer.
  */
 final class ResultChart {
-  private static final int WIDTH = 620;
-  private static final int HEIGHT = 400;
-  private static final int COLUMNS = 2;
-
   private ResultChart() {}
 
   /** Draws the charts into {@code png}. */
@@ -45,26 +34,13 @@ final class ResultChart {
     if (!results.bytesPerTimer().isEmpty()) {
       charts.add(memoryChart(results));
     }
-    int columns = Math.min(COLUMNS, Math.max(1, charts.size()));
-    int rows = Math.max(1, (charts.size() + columns - 1) / columns);
-    BufferedImage grid =
-        new BufferedImage(columns * WIDTH, rows * HEIGHT, BufferedImage.TYPE_INT_RGB);
-    Graphics2D graphics = grid.createGraphics();
-    graphics.setColor(Color.WHITE);
-    graphics.fillRect(0, 0, grid.getWidth(), grid.getHeight());
-    for (int i = 0; i < charts.size(); i++) {
-      graphics.drawImage(BitmapEncoder.getBufferedImage(charts.get(i)),
-          (i % columns) * WIDTH, (i / columns) * HEIGHT, null);
-    }
-    graphics.dispose();
-    ImageIO.write(grid, "png", png.toFile());
+    Charts.writeGrid(charts, png);
   }
 
   private static CategoryChart timeChart(Results results, String title, List<Results.Row> rows) {
     Workload workload = rows.get(0).workload();
-    CategoryChart chart = newChart(title,
+    CategoryChart chart = Charts.newChart(title,
         workload.perFiredTimer() ? "ns per fired timer (log)" : "ns per operation (log)");
-    chart.getStyler().setYAxisLogarithmic(true);
     List<String> contenders = new ArrayList<>();
     for (String contender : results.contenders()) {
       if (workload.runsOn(contender)) {
@@ -89,17 +65,12 @@ final class ResultChart {
     if (smallest == Double.POSITIVE_INFINITY) {
       return null;
     }
-    // Bars grow from the axis' minimum, which a logarithmic axis cannot put at zero; whole
-    // decades at both ends keep the axis labelled.
-    double bottom = Math.pow(10, Math.floor(Math.log10(smallest)));
-    double top = Math.pow(10, Math.ceil(Math.log10(largest * 1.5)));
-    chart.getStyler().setYAxisMin(bottom);
-    chart.getStyler().setYAxisMax(Math.max(top, bottom * 10));
+    Charts.logarithmicAxis(chart, smallest, largest);
     return chart;
   }
 
   private static CategoryChart memoryChart(Results results) {
-    CategoryChart chart = newChart(
+    CategoryChart chart = Charts.newChart(
         "memory per pending timer, " + Numbers.count(results.memoryTimers()) + " timers", "bytes");
     List<String> contenders = new ArrayList<>();
     List<Double> bytes = new ArrayList<>();
@@ -112,22 +83,6 @@ final class ResultChart {
     }
     chart.addSeries("JOL", contenders, bytes);
     chart.getStyler().setLegendVisible(false);
-    return chart;
-  }
-
-  private static CategoryChart newChart(String title, String yTitle) {
-    CategoryChart chart = new CategoryChartBuilder()
-        .width(WIDTH)
-        .height(HEIGHT)
-        .title(title)
-        .yAxisTitle(yTitle)
-        .build();
-    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
-    chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
-    chart.getStyler().setChartBackgroundColor(Color.WHITE);
-    chart.getStyler().setLabelsVisible(true);
-    chart.getStyler().setLabelsPosition(0.92);
-    chart.getStyler().setDecimalPattern("#,##0.#");
     return chart;
   }
 }

@@ -37,7 +37,8 @@ public final class TraceReplay {
       "       timer-bench/run --generate SHAPE --to FILE [--ops N] [--seed S] [--text]",
       "",
       "Replays a timer trace (binary or text) on every strategy and on Agrona's DeadlineTimerWheel,",
-      "prints a table and a recommendation, and writes them with JSON to a new results directory.",
+      "prints a table and a recommendation, and writes them with JSON and a chart to a new results",
+      "directory.",
       "  --resolution N    replay at N trace units per tick (a multiple of the trace's resolution;",
       "                    coarser ticks trade lateness for speed); default: the trace's",
       "  --only a,b        only these contenders (labels as in the table's first column, or",
@@ -80,6 +81,7 @@ public final class TraceReplay {
         Files.createDirectories(dir);
         Files.writeString(dir.resolve("replay.txt"), report.text(), StandardCharsets.UTF_8);
         Files.writeString(dir.resolve("replay.json"), report.json(), StandardCharsets.UTF_8);
+        ReplayChart.write(report.results(), dir.resolve("replay.png"));
         System.out.println();
         System.out.println("Results: " + dir);
       }

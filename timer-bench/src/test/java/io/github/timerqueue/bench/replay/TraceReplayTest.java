@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.timerqueue.trace.TraceFormatException;
 import io.github.timerqueue.trace.TraceWriter;
+import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -126,6 +128,23 @@ class TraceReplayTest {
     // An event loop on an exact strategy wakes once, at 50 ms, between the recorded times.
     assertThat(report.results().get(0).wakeups()).isEqualTo(1);
     assertThat(report.results().get(0).idleWakeups()).isZero();
+  }
+
+  @Test
+  void theChartHasPanelsForTimeMemoryAndWakeUps() throws IOException {
+    Path file = trace(TraceShape.RPC, 2_000);
+    TraceReplay.Report measured = replay(file, "--only", "heap,wheel,agrona");
+    TraceReplay.Report withoutMemory = replay(file, "--only", "heap,wheel", "--no-memory");
+
+    ReplayChart.write(measured.results(), dir.resolve("measured.png"));
+    ReplayChart.write(withoutMemory.results(), dir.resolve("without-memory.png"));
+
+    // Time, memory and wake-ups: two rows of two. Without memory: one row.
+    BufferedImage three = ImageIO.read(dir.resolve("measured.png").toFile());
+    assertThat(three.getWidth()).isEqualTo(2 * 620);
+    assertThat(three.getHeight()).isEqualTo(2 * 400);
+    BufferedImage two = ImageIO.read(dir.resolve("without-memory.png").toFile());
+    assertThat(two.getHeight()).isEqualTo(400);
   }
 
   @Test
