@@ -1,6 +1,5 @@
 package io.github.timerqueue.runtime;
 
-import com.google.common.base.Ticker;
 import io.github.timerqueue.TimerHandle;
 import io.github.timerqueue.TimerQueue;
 import java.lang.invoke.MethodHandles;

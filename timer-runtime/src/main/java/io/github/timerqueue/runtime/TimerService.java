@@ -1,6 +1,5 @@
 package io.github.timerqueue.runtime;
 
-import com.google.common.base.Ticker;
 import io.github.timerqueue.TimerConfig;
 import io.github.timerqueue.TimerQueue;
 import io.github.timerqueue.TimerQueues;
