@@ -9,6 +9,8 @@ module io.github.timerqueue.runtime {
   // Not transitive: no public signature of this module names a timer-api type (strategies are
   // chosen by name), so a user that only schedules need not read it.
   requires io.github.timerqueue;
+  // The JFR events (LateTimerEvent, ThrottledEvent): a JDK module, present in every full JDK.
+  requires jdk.jfr;
 
   exports io.github.timerqueue.runtime;
 }

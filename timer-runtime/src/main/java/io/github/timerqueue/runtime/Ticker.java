@@ -6,7 +6,8 @@ package io.github.timerqueue.runtime;
  *
  * <p>The service reads it on every arming and every turn of its timer thread, so {@link #read()}
  * must be cheap, must not block, and must never go backwards (successive readings differ by less
- * than {@code 2^62} nanoseconds; they may wrap around {@code Long.MAX_VALUE}).
+ * than {@code 2^62} nanoseconds; they may wrap around {@code Long.MAX_VALUE}). Tests that move time
+ * themselves use a {@link ManualTicker}, which also runs the service without a timer thread.
  */
 @FunctionalInterface
 public interface Ticker {
