@@ -3,12 +3,13 @@
  * and a {@link java.util.concurrent.ScheduledExecutorService} on top of it, {@link
  * io.github.timerqueue.runtime.TimerScheduledExecutorService}, both built on whichever {@link
  * io.github.timerqueue.TimerQueue} strategy is named at run time. No dependency beyond the JDK and
- * timer-api.
+ * this project's timer-api and timer-trace.
  */
 module io.github.timerqueue.runtime {
-  // Not transitive: no public signature of this module names a timer-api type (strategies are
-  // chosen by name), so a user that only schedules need not read it.
+  // Not transitive by itself: no public signature here names a timer-api type (strategies are
+  // chosen by name). timer-trace, whose TraceRecorder the builder takes, brings it transitively.
   requires io.github.timerqueue;
+  requires transitive io.github.timerqueue.trace;
   // The JFR events (LateTimerEvent, ThrottledEvent): a JDK module, present in every full JDK.
   requires jdk.jfr;
 

@@ -3,6 +3,8 @@ package io.github.timerqueue.runtime;
 import io.github.timerqueue.TimerConfig;
 import io.github.timerqueue.TimerQueue;
 import io.github.timerqueue.TimerQueues;
+import io.github.timerqueue.trace.RecordingTimerQueue;
+import io.github.timerqueue.trace.TraceRecorder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -120,6 +122,8 @@ public final class TimerService implements AutoCloseable {
   private final String strategy;
   private final Duration resolution;
   private final long maxPendingTimeouts;
+  /** Whether the queue is wrapped in a {@link RecordingTimerQueue}; see {@link Builder#record}. */
+  private final boolean recording;
   /** See {@link Builder#lateTimerThreshold}, in nanoseconds. */
   private final long lateTimerThreshold;
   /** Pending timeouts counted against the limit; {@code null} when there is no limit. */
@@ -159,6 +163,10 @@ public final class TimerService implements AutoCloseable {
         .resolution(builder.resolution.toNanos());
     builder.options.forEach(config::option);
     TimerQueue<TimerEntry> queue = TimerQueues.create(strategy, config.build());
+    this.recording = builder.recorder.isEnabled();
+    if (recording) {
+      queue = RecordingTimerQueue.wrap(queue, builder.recorder);
+    }
     this.loop = new TimerLoop(this, ticker, queue, builder.resolution.toNanos(),
         builder.taskExecutor, builder.maxBacklog);
     if (manualTicker != null) {
@@ -556,6 +564,11 @@ public final class TimerService implements AutoCloseable {
         : Thread.currentThread() == loop.thread();
   }
 
+  /** Whether the timer thread's queue is recorded; for tests. */
+  boolean isRecording() {
+    return recording;
+  }
+
   /** Whether the loop has no thread (a {@link ManualTicker}'s, or a test's): nothing runs by itself. */
   boolean isManual() {
     return loop.thread() == null;
@@ -663,6 +676,7 @@ public final class TimerService implements AutoCloseable {
     private long maxPendingTimeouts;
     private long maxBacklog = DEFAULT_MAX_BACKLOG;
     private Duration lateTimerThreshold = DEFAULT_LATE_TIMER_THRESHOLD;
+    private TraceRecorder recorder = TraceRecorder.disabled();
     private Thread.UncaughtExceptionHandler exceptionHandler;
     private final Map<String, String> options = new TreeMap<>();
     private boolean manualLoop;
@@ -859,6 +873,31 @@ public final class TimerService implements AutoCloseable {
             + Long.MAX_VALUE + " ns, but was " + threshold);
       }
       this.lateTimerThreshold = threshold;
+      return this;
+    }
+
+    /**
+     * Records what the timer thread does with its queue into {@code recorder} (default {@link
+     * TraceRecorder#disabled()}: nothing recorded): every schedule, re-arm, cancellation and
+     * advance, as {@link RecordingTimerQueue} records them, so that the trace can be read back
+     * ({@link io.github.timerqueue.trace.TraceReader}) and replayed on any strategy, for example
+     * by timer-bench's trace replay. The queue is wrapped only when the recorder is enabled: a
+     * service that does not record pays nothing for it. Recording costs the timer thread a few
+     * stores per operation and one small object per timer scheduled, never a wait for I/O (see
+     * {@link TraceRecorder}).
+     *
+     * <p>The recorder's header should give nanoseconds, this builder's resolution and the
+     * ticker's reading when the service is built (for the system ticker, {@link
+     * System#nanoTime()} read just before {@link #build()} is close enough). Only the service's
+     * timer thread (or the thread advancing its {@link ManualTicker}) records; a recorder serves
+     * one service. Close it after stopping the service, to finish the trace.
+     *
+     * @param recorder where to record; {@link TraceRecorder#disabled()} turns recording off
+     * @return this builder
+     * @throws NullPointerException if {@code recorder} is {@code null}
+     */
+    public Builder record(TraceRecorder recorder) {
+      this.recorder = Objects.requireNonNull(recorder, "recorder");
       return this;
     }
 
