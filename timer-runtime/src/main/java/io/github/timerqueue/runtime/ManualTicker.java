@@ -90,18 +90,7 @@ public final class ManualTicker implements Ticker {
    * @throws NullPointerException if {@code amount} is {@code null}
    */
   public void advance(Duration amount) {
-    Objects.requireNonNull(amount, "amount");
-    long nanos;
-    try {
-      nanos = amount.toNanos();
-    } catch (ArithmeticException e) {
-      nanos = -1;
-    }
-    if (nanos < 0) {
-      throw new IllegalArgumentException(
-          "amount must be between 0 and " + Long.MAX_VALUE + " ns, but was " + amount);
-    }
-    advance(nanos);
+    advance(Durations.nanos(amount, 0, "amount"));
   }
 
   /**

@@ -722,17 +722,7 @@ public final class TimerService implements AutoCloseable {
      * @throws NullPointerException if {@code resolution} is {@code null}
      */
     public Builder resolution(Duration resolution) {
-      Objects.requireNonNull(resolution, "resolution");
-      long nanos;
-      try {
-        nanos = resolution.toNanos();
-      } catch (ArithmeticException e) {
-        nanos = -1;
-      }
-      if (nanos < 1) {
-        throw new IllegalArgumentException(
-            "resolution must be between 1 ns and " + Long.MAX_VALUE + " ns, but was " + resolution);
-      }
+      Durations.nanos(resolution, 1, "resolution");
       this.resolution = resolution;
       return this;
     }
@@ -867,11 +857,7 @@ public final class TimerService implements AutoCloseable {
      * @throws NullPointerException if {@code threshold} is {@code null}
      */
     public Builder lateTimerThreshold(Duration threshold) {
-      Objects.requireNonNull(threshold, "threshold");
-      if (threshold.isNegative() || threshold.compareTo(Duration.ofNanos(Long.MAX_VALUE)) > 0) {
-        throw new IllegalArgumentException("lateTimerThreshold must be between 0 and "
-            + Long.MAX_VALUE + " ns, but was " + threshold);
-      }
+      Durations.nanos(threshold, 0, "threshold");
       this.lateTimerThreshold = threshold;
       return this;
     }
