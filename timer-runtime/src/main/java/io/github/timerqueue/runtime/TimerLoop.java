@@ -603,6 +603,11 @@ final class TimerLoop {
     }
   }
 
+  /** Whether the calling thread runs one of this service's tasks for the task executor. */
+  boolean runsHandedOffTask() {
+    return handedOff != null && handedOff.containsValue(Thread.currentThread());
+  }
+
   /**
    * Interrupts the threads running tasks: the timer thread (harmless if it runs none: it clears
    * the interrupt before it sleeps) and the task executor's threads running this service's tasks.

@@ -250,9 +250,10 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
    * #shutdownNow()} once and goes on waiting, then returns with its interrupt status set. Does
    * nothing if the executor has terminated.
    *
-   * <p>Two cases do not wait, because the wait could never end. Called from a task on the timer
-   * thread (or on the thread advancing a {@link ManualTicker}), it shuts down and returns: the
-   * executor terminates once that task and the others are done. With a {@link ManualTicker}, only
+   * <p>Two cases do not wait, because the wait could never end. Called from a task of this
+   * executor (on the timer thread, on the task executor, or on the thread advancing a {@link
+   * ManualTicker}), it shuts down and returns: the executor terminates once that task and the
+   * others are done. With a {@link ManualTicker}, only
    * advancing the ticker runs tasks, so from any other thread it shuts down and then, if tasks are
    * left, calls {@link #shutdownNow()} before it waits (for tasks already running elsewhere).
    */
@@ -262,7 +263,7 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
       return;
     }
     shutdown();
-    if (timer.onTimerThread()) {
+    if (timer.runsLoopOrTask()) {
       return;
     }
     if (timer.isManual() && !isTerminated()) {

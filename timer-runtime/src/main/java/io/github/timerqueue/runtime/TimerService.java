@@ -555,13 +555,15 @@ public final class TimerService implements AutoCloseable {
   }
 
   /**
-   * Whether the calling thread runs this service's loop: its timer thread, or the thread advancing
-   * its {@link ManualTicker}. Waiting there for the loop to end would wait for itself.
+   * Whether the calling thread runs this service's loop (its timer thread, or the thread advancing
+   * its {@link ManualTicker}) or one of its tasks on the task executor: waiting there for the tasks
+   * to end would wait for itself. Linear in the tasks the task executor holds; for close.
    */
-  boolean onTimerThread() {
-    return manualTicker != null
+  boolean runsLoopOrTask() {
+    boolean onLoop = manualTicker != null
         ? manualTicker.isAdvancing()
         : Thread.currentThread() == loop.thread();
+    return onLoop || loop.runsHandedOffTask();
   }
 
   /** Whether the timer thread's queue is recorded; for tests. */

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -122,6 +124,21 @@ class CloseTest {
 
     closing.get(10, TimeUnit.SECONDS);
     assertThat(executor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+  }
+
+  @Test
+  void closingAnExecutorFromItsTaskOnTheTaskExecutorDoesNotWaitForItself() throws Exception {
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      TimerScheduledExecutorService executor =
+          builder().taskExecutor(pool).buildScheduledExecutorService();
+      ScheduledFuture<?> closing = executor.schedule(executor::close, 1, TimeUnit.MILLISECONDS);
+
+      closing.get(10, TimeUnit.SECONDS);
+      assertThat(executor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   @Test
