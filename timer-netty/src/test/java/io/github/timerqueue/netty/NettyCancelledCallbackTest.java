@@ -18,8 +18,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Netty 4.2's {@code TimerTask.cancelled(Timeout)} callback, which the adapter calls through a
- * method handle found at run time, since it compiles against 4.1. The tests run on 4.1, where
- * {@link TimerTask} has no such method; a 4.2-shaped interface stands in for 4.2's.
+ * method handle found at run time, since it compiles against 4.1. These tests run on 4.1, where
+ * {@link TimerTask} has no such method; a 4.2-shaped interface stands in for 4.2's. {@link
+ * NettyOn42Test} runs the adapter on the real 4.2.
  */
 @org.junit.jupiter.api.Timeout(10)
 class NettyCancelledCallbackTest {
