@@ -86,11 +86,20 @@ final class Backlog {
       return;
     }
     throttled.increment();
+    ThrottledEvent event = ThrottledEvent.TYPE.isEnabled() ? new ThrottledEvent() : null;
+    if (event != null) {
+      event.begin();
+    }
     wake.run();
     long pause = FIRST_PAUSE_NANOS;
     while (ticket - given(lane, at) >= perLane && !stopping.getAsBoolean()) {
       LockSupport.parkNanos(this, pause);
       pause = Math.min(pause * 2, LONGEST_PAUSE_NANOS);
+    }
+    if (event != null && event.shouldCommit()) {
+      event.lane = lane;
+      event.laneShare = perLane;
+      event.commit();
     }
   }
 

@@ -20,6 +20,13 @@ import java.util.concurrent.TimeUnit;
 public interface Timeout {
 
   /**
+   * Returns the service this timeout belongs to: the one whose {@code newTimeout} returned it.
+   *
+   * @return the timer service
+   */
+  TimerService timer();
+
+  /**
    * Returns the task this timeout runs.
    *
    * @return the task given to {@code newTimeout}

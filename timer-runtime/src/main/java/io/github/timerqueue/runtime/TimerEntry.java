@@ -87,6 +87,11 @@ final class TimerEntry extends Request implements Timeout, Runnable {
   }
 
   @Override
+  public TimerService timer() {
+    return service;
+  }
+
+  @Override
   public TimerTask task() {
     return task;
   }

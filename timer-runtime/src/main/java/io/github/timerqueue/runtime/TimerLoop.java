@@ -1,6 +1,5 @@
 package io.github.timerqueue.runtime;
 
-import com.google.common.base.Ticker;
 import io.github.timerqueue.TimerHandle;
 import io.github.timerqueue.TimerQueue;
 import java.lang.invoke.MethodHandles;
@@ -602,6 +601,11 @@ final class TimerLoop {
       // Unless the task re-armed itself and was handed over again meanwhile (WAITING again).
       handedOff.remove(entry, runner);
     }
+  }
+
+  /** Whether the calling thread runs one of this service's tasks for the task executor. */
+  boolean runsHandedOffTask() {
+    return handedOff != null && handedOff.containsValue(Thread.currentThread());
   }
 
   /**

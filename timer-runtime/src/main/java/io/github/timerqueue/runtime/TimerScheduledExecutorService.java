@@ -69,7 +69,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * termination does not wait for it.
  */
 public final class TimerScheduledExecutorService extends AbstractExecutorService
-    implements ScheduledExecutorService {
+    implements ScheduledExecutorService, AutoCloseable {
   private static final int RUNNING = 0;
   private static final int SHUTDOWN = 1;
   private static final int STOP = 2;
@@ -243,6 +243,49 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
   }
 
   /**
+   * Shuts down and waits for termination, as {@code ExecutorService.close()} does from Java 19
+   * (which this overrides there): {@link #shutdown()}, then {@link #awaitTermination} until the
+   * executor has terminated, so delayed tasks still run at their time by default (see the
+   * shutdown policies). If the calling thread is interrupted while it waits, it calls {@link
+   * #shutdownNow()} once and goes on waiting, then returns with its interrupt status set. Does
+   * nothing if the executor has terminated.
+   *
+   * <p>Two cases do not wait, because the wait could never end. Called from a task of this
+   * executor (on the timer thread, on the task executor, or on the thread advancing a {@link
+   * ManualTicker}), it shuts down and returns: the executor terminates once that task and the
+   * others are done. With a {@link ManualTicker}, only
+   * advancing the ticker runs tasks, so from any other thread it shuts down and then, if tasks are
+   * left, calls {@link #shutdownNow()} before it waits (for tasks already running elsewhere).
+   */
+  @Override
+  public void close() {
+    if (isTerminated()) {
+      return;
+    }
+    shutdown();
+    if (timer.runsLoopOrTask()) {
+      return;
+    }
+    if (timer.isManual() && !isTerminated()) {
+      shutdownNow();
+    }
+    boolean interrupted = false;
+    while (!isTerminated()) {
+      try {
+        awaitTermination(1, TimeUnit.DAYS);
+      } catch (InterruptedException e) {
+        if (!interrupted) {
+          shutdownNow();
+          interrupted = true;
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
    * Sets whether periodic tasks keep running after {@link #shutdown()} (default {@code false}).
    * Setting it to {@code false} after shutdown cancels them.
    *
@@ -284,6 +327,16 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
    */
   public boolean getExecuteExistingDelayedTasksAfterShutdownPolicy() {
     return executeExistingDelayedTasksAfterShutdown;
+  }
+
+  /**
+   * Returns how many of the timer service's timeouts are pending: the tasks waiting for their time,
+   * periodic ones included; see {@link TimerService#pendingTimeouts()}. Allocates nothing.
+   *
+   * @return the number of pending timeouts
+   */
+  public long pendingTimeouts() {
+    return timer.pendingTimeouts();
   }
 
   /**

@@ -1,9 +1,10 @@
 package io.github.timerqueue.runtime;
 
-import com.google.common.base.Ticker;
 import io.github.timerqueue.TimerConfig;
 import io.github.timerqueue.TimerQueue;
 import io.github.timerqueue.TimerQueues;
+import io.github.timerqueue.trace.RecordingTimerQueue;
+import io.github.timerqueue.trace.TraceRecorder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -84,9 +85,14 @@ import java.util.concurrent.locks.LockSupport;
  * executor} for such tasks; each expiry then costs a hand-off to that executor, and its tasks may
  * run concurrently with each other.
  *
+ * <h2>Tests</h2>
+ * Built with a {@link ManualTicker} (see {@link Builder#ticker}), the service has no timer thread:
+ * the test moves the time itself and what is due runs on its own thread, without sleeping.
+ *
  * <h2>Failures and stopping</h2>
  * A task that throws does not stop the timer thread and no other timeout is lost; the exception
- * goes to the {@linkplain #setUncaughtExceptionHandler uncaught-exception handler}. {@link #stop()}
+ * goes to the {@linkplain #setUncaughtExceptionHandler uncaught-exception handler}, or, if none is
+ * set, is logged as a warning through {@link System.Logger} {@value #LOGGER_NAME}. {@link #stop()}
  * ends the thread and returns the timeouts that never ran; afterwards every request to schedule or
  * re-arm is rejected. If the timer thread itself fails (the ticker throws, or an error such as
  * {@link OutOfMemoryError} is thrown outside a task), the service stops as if {@code stop} had
@@ -95,21 +101,36 @@ import java.util.concurrent.locks.LockSupport;
  * them). A {@link TimerScheduledExecutorService} on the service then shuts down and completes each
  * of their futures with a {@link RejectedExecutionException} whose cause is the failure.
  */
-public final class TimerService {
+public final class TimerService implements AutoCloseable {
   /** Delays are capped here (146 years) so that deadlines compare correctly by subtraction. */
   static final long MAX_DELAY_NANOS = Long.MAX_VALUE >>> 1;
+  /**
+   * The name of the {@link System.Logger} that failures go to when no uncaught-exception handler is
+   * set (see {@link #setUncaughtExceptionHandler}).
+   */
+  public static final String LOGGER_NAME = "io.github.timerqueue.runtime.TimerService";
+  /** The default of {@link Builder#lateTimerThreshold}: 100 milliseconds. */
+  public static final Duration DEFAULT_LATE_TIMER_THRESHOLD = Duration.ofMillis(100);
   /** The default of {@link Builder#maxBacklog}. */
   public static final long DEFAULT_MAX_BACKLOG = 1 << 14;
   private static final AtomicInteger SERVICE_NUMBERS = new AtomicInteger();
 
   final Ticker ticker;
+  /** The ticker, if it is a manual one that drives the loop; {@code null} otherwise. */
+  private final ManualTicker manualTicker;
   final TimerLoop loop;
   private final String strategy;
   private final Duration resolution;
   private final long maxPendingTimeouts;
+  /** Whether the queue is wrapped in a {@link RecordingTimerQueue}; see {@link Builder#record}. */
+  private final boolean recording;
+  /** See {@link Builder#lateTimerThreshold}, in nanoseconds. */
+  private final long lateTimerThreshold;
   /** Pending timeouts counted against the limit; {@code null} when there is no limit. */
   private final AtomicLong reserved;
   private volatile Thread.UncaughtExceptionHandler exceptionHandler;
+  /** Where failures go without a handler; replaced by tests, which cannot read java.logging. */
+  volatile System.Logger logger = System.getLogger(LOGGER_NAME);
 
   /** Set once by {@link #stop()} (or a failure of the loop); read on every request. */
   volatile boolean stopping;
@@ -130,9 +151,11 @@ public final class TimerService {
 
   private TimerService(Builder builder) {
     this.ticker = builder.ticker;
+    this.manualTicker = ticker instanceof ManualTicker ? (ManualTicker) ticker : null;
     this.strategy = builder.strategy;
     this.resolution = builder.resolution;
     this.maxPendingTimeouts = builder.maxPendingTimeouts;
+    this.lateTimerThreshold = builder.lateTimerThreshold.toNanos();
     this.reserved = builder.maxPendingTimeouts == 0 ? null : new AtomicLong();
     this.exceptionHandler = builder.exceptionHandler;
     TimerConfig.Builder config = TimerConfig.builder()
@@ -140,8 +163,16 @@ public final class TimerService {
         .resolution(builder.resolution.toNanos());
     builder.options.forEach(config::option);
     TimerQueue<TimerEntry> queue = TimerQueues.create(strategy, config.build());
+    this.recording = builder.recorder.isEnabled();
+    if (recording) {
+      queue = RecordingTimerQueue.wrap(queue, builder.recorder);
+    }
     this.loop = new TimerLoop(this, ticker, queue, builder.resolution.toNanos(),
         builder.taskExecutor, builder.maxBacklog);
+    if (manualTicker != null) {
+      manualTicker.attach(this); // last: the ticker may turn the loop from now on
+      return;
+    }
     if (builder.manualLoop) {
       return;
     }
@@ -232,6 +263,33 @@ public final class TimerService {
   }
 
   /**
+   * Stops the service as {@link #stop()} does and waits for its timer thread to end, for
+   * try-with-resources; the timeouts that never ran are cancelled and dropped. As with {@code
+   * ExecutorService.close()} (Java 19), an interrupt does not cut the wait
+   * short; the thread's interrupt status is kept and set again on return. Called from a task on
+   * the timer thread, it stops the service and returns at once: the thread ends when the task
+   * returns (waiting for that from the task itself could never end). Calling it again, or after
+   * {@code stop}, waits for the thread to end if it has not, and does nothing more.
+   */
+  @Override
+  public void close() {
+    stop();
+  }
+
+  /**
+   * Returns how many timeouts are pending: scheduled or re-armed, and not yet expired, cancelled
+   * or returned by {@link #stop()}; as {@code HashedWheelTimer.pendingTimeouts()} in Netty. It
+   * sums a few striped counters that other threads keep updating, so it is exact once the service
+   * is quiet. Costs a few reads per processor, whatever the number of timeouts; allocates nothing.
+   *
+   * @return the number of pending timeouts
+   */
+  public long pendingTimeouts() {
+    long gone = fired.sum() + cancelled.sum() + unrun.sum();
+    return Math.max(0, armed.sum() - gone);
+  }
+
+  /**
    * Returns whether {@link #stop()} was called (or the timer thread failed), so that requests are
    * rejected.
    *
@@ -247,9 +305,7 @@ public final class TimerService {
    * @return the current statistics
    */
   public TimerStats stats() {
-    long gone = fired.sum() + cancelled.sum() + unrun.sum();
-    long pending = Math.max(0, armed.sum() - gone);
-    return new TimerStats(pending, fired.sum(), cancelled.sum(), rejected.sum(), loop.wakeups(),
+    return new TimerStats(pendingTimeouts(), fired.sum(), cancelled.sum(), rejected.sum(), loop.wakeups(),
         loop.throttled(), lateness.snapshot());
   }
 
@@ -276,7 +332,9 @@ public final class TimerService {
    * Sets the handler that receives exceptions thrown by tasks and cancellation callbacks, and
    * rejections by the task executor. It is called on the thread where the exception was caught;
    * an exception it throws itself is ignored. {@code null} restores the default: the uncaught
-   * exception handler of that thread (which, unless set, prints the stack trace).
+   * exception handler of that thread if one was set on it (or {@link
+   * Thread#setDefaultUncaughtExceptionHandler a default one} for every thread), or else a {@link
+   * System.Logger} named {@value #LOGGER_NAME}, at level {@code WARNING}.
    *
    * @param handler the handler, or {@code null} for the default
    */
@@ -381,7 +439,16 @@ public final class TimerService {
   }
 
   void runTask(TimerEntry entry) {
-    lateness.record(ticker.read() - entry.deadline());
+    long late = ticker.read() - entry.deadline();
+    lateness.record(late);
+    if (late > lateTimerThreshold && LateTimerEvent.TYPE.isEnabled()) {
+      LateTimerEvent event = new LateTimerEvent();
+      event.strategy = strategy;
+      event.lateness = late;
+      event.threshold = lateTimerThreshold;
+      event.task = entry.task.getClass().getName();
+      event.commit();
+    }
     try {
       entry.task.run(entry);
     } catch (Throwable failure) {
@@ -410,7 +477,16 @@ public final class TimerService {
     Thread.UncaughtExceptionHandler handler = exceptionHandler;
     try {
       if (handler == null) {
+        // A thread's handler is its thread group unless one was set on it; the group passes the
+        // failure to the JVM's default handler if one was set, and else prints it to stderr.
         handler = current.getUncaughtExceptionHandler();
+        if (handler == current.getThreadGroup()
+            && Thread.getDefaultUncaughtExceptionHandler() == null) {
+          logger.log(System.Logger.Level.WARNING,
+              () -> "a task of timer service " + strategy + " failed on " + current.getName(),
+              failure);
+          return;
+        }
       }
       handler.uncaughtException(current, failure);
     } catch (Throwable ignored) {
@@ -430,8 +506,7 @@ public final class TimerService {
     }
     stopping = true;
     if (loop.thread() == null) {
-      loop.sweepHere();
-      loopEnded();
+      endManualLoop();
     } else {
       LockSupport.unpark(loop.thread());
     }
@@ -453,14 +528,52 @@ public final class TimerService {
   private List<Timeout> stopAndSweep() {
     stopping = true;
     if (loop.thread() == null) {
-      loop.sweepHere();
-      loopEnded();
+      endManualLoop();
     } else if (loop.onLoopThread()) {
       loop.sweepHere(); // from a task: the thread ends when it returns
     } else {
       loop.awaitSweep();
     }
     return loop.takeUnrun();
+  }
+
+  /**
+   * Sweeps and ends a loop without a thread, on the calling thread. With a {@link ManualTicker},
+   * under its lock, so that it waits for an advance in progress on another thread (which turns the
+   * loop) and runs in place from a task of the advancing thread.
+   */
+  private void endManualLoop() {
+    if (manualTicker == null) {
+      loop.sweepHere();
+      loopEnded();
+      return;
+    }
+    synchronized (manualTicker) {
+      loop.sweepHere();
+      loopEnded();
+    }
+  }
+
+  /**
+   * Whether the calling thread runs this service's loop (its timer thread, or the thread advancing
+   * its {@link ManualTicker}) or one of its tasks on the task executor: waiting there for the tasks
+   * to end would wait for itself. Linear in the tasks the task executor holds; for close.
+   */
+  boolean runsLoopOrTask() {
+    boolean onLoop = manualTicker != null
+        ? manualTicker.isAdvancing()
+        : Thread.currentThread() == loop.thread();
+    return onLoop || loop.runsHandedOffTask();
+  }
+
+  /** Whether the timer thread's queue is recorded; for tests. */
+  boolean isRecording() {
+    return recording;
+  }
+
+  /** Whether the loop has no thread (a {@link ManualTicker}'s, or a test's): nothing runs by itself. */
+  boolean isManual() {
+    return loop.thread() == null;
   }
 
   /**
@@ -536,8 +649,8 @@ public final class TimerService {
   }
 
   /**
-   * Runs one turn of the loop on the calling thread, for tests built with {@link
-   * Builder#manualLoop()}: applies requests, fires what is due at the ticker's time, and returns
+   * Runs one turn of the loop on the calling thread, for a {@link ManualTicker} and for tests built
+   * with {@link Builder#manualLoop()}: applies requests, fires what is due at the ticker's time, and returns
    * how long the thread would sleep (nanoseconds, {@link Long#MAX_VALUE} for until woken, 0 for
    * not at all), leaving the service in the state of a sleeping thread.
    */
@@ -564,6 +677,8 @@ public final class TimerService {
     private Executor taskExecutor;
     private long maxPendingTimeouts;
     private long maxBacklog = DEFAULT_MAX_BACKLOG;
+    private Duration lateTimerThreshold = DEFAULT_LATE_TIMER_THRESHOLD;
+    private TraceRecorder recorder = TraceRecorder.disabled();
     private Thread.UncaughtExceptionHandler exceptionHandler;
     private final Map<String, String> options = new TreeMap<>();
     private boolean manualLoop;
@@ -609,17 +724,7 @@ public final class TimerService {
      * @throws NullPointerException if {@code resolution} is {@code null}
      */
     public Builder resolution(Duration resolution) {
-      Objects.requireNonNull(resolution, "resolution");
-      long nanos;
-      try {
-        nanos = resolution.toNanos();
-      } catch (ArithmeticException e) {
-        nanos = -1;
-      }
-      if (nanos < 1) {
-        throw new IllegalArgumentException(
-            "resolution must be between 1 ns and " + Long.MAX_VALUE + " ns, but was " + resolution);
-      }
+      Durations.nanos(resolution, 1, "resolution");
       this.resolution = resolution;
       return this;
     }
@@ -627,6 +732,11 @@ public final class TimerService {
     /**
      * Sets the clock (default {@link Ticker#systemTicker()}, that is {@link System#nanoTime()}).
      * The timer thread sleeps for the nanoseconds it computes from this ticker.
+     *
+     * <p>A {@link ManualTicker} makes a service for tests: it has no timer thread, and its tasks
+     * run on the thread that {@linkplain ManualTicker#advance(java.time.Duration) advances} the
+     * ticker, when the ticker reaches their time (see {@link ManualTicker}); {@link #threadFactory}
+     * and {@link #threadName} are then not used, and the backlog is never full.
      *
      * @param ticker the clock
      * @return this builder
@@ -734,8 +844,55 @@ public final class TimerService {
     }
 
     /**
-     * Sets the handler of exceptions thrown by tasks (default: the uncaught exception handler of
-     * the thread the task ran on); see {@link TimerService#setUncaughtExceptionHandler}.
+     * Sets how late a task may start after its deadline before it is reported to Java Flight
+     * Recorder (default {@link TimerService#DEFAULT_LATE_TIMER_THRESHOLD}, 100 ms), as an event
+     * {@code io.github.timerqueue.LateTimer} with the strategy, the lateness, this threshold and
+     * the task's class. A recording that enables {@code io.github.timerqueue.Throttled} also sees
+     * each call that waited for a full backlog (see {@link #maxBacklog}), with its wait as the
+     * event's duration. With JFR off, or these events disabled, neither event is created: a task
+     * costs one comparison with this threshold, and a wait one more check.
+     *
+     * @param threshold zero or more (zero reports every task that starts after its deadline), at
+     *     most {@code Long.MAX_VALUE} ns
+     * @return this builder
+     * @throws IllegalArgumentException if {@code threshold} is negative or too long
+     * @throws NullPointerException if {@code threshold} is {@code null}
+     */
+    public Builder lateTimerThreshold(Duration threshold) {
+      Durations.nanos(threshold, 0, "threshold");
+      this.lateTimerThreshold = threshold;
+      return this;
+    }
+
+    /**
+     * Records what the timer thread does with its queue into {@code recorder} (default {@link
+     * TraceRecorder#disabled()}: nothing recorded): every schedule, re-arm, cancellation and
+     * advance, as {@link RecordingTimerQueue} records them, so that the trace can be read back
+     * ({@link io.github.timerqueue.trace.TraceReader}) and replayed on any strategy, for example
+     * by timer-bench's trace replay. The queue is wrapped only when the recorder is enabled: a
+     * service that does not record pays nothing for it. Recording costs the timer thread a few
+     * stores per operation and one small object per timer scheduled, never a wait for I/O (see
+     * {@link TraceRecorder}).
+     *
+     * <p>The recorder's header should give nanoseconds, this builder's resolution and the
+     * ticker's reading when the service is built (for the system ticker, {@link
+     * System#nanoTime()} read just before {@link #build()} is close enough). Only the service's
+     * timer thread (or the thread advancing its {@link ManualTicker}) records; a recorder serves
+     * one service. Close it after stopping the service, to finish the trace.
+     *
+     * @param recorder where to record; {@link TraceRecorder#disabled()} turns recording off
+     * @return this builder
+     * @throws NullPointerException if {@code recorder} is {@code null}
+     */
+    public Builder record(TraceRecorder recorder) {
+      this.recorder = Objects.requireNonNull(recorder, "recorder");
+      return this;
+    }
+
+    /**
+     * Sets the handler of exceptions thrown by tasks (default: the uncaught exception handler set
+     * on the thread the task ran on, if any, or else a warning through {@link System.Logger}
+     * {@value TimerService#LOGGER_NAME}); see {@link TimerService#setUncaughtExceptionHandler}.
      *
      * @param handler the handler
      * @return this builder

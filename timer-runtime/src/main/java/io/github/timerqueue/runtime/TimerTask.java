@@ -12,9 +12,10 @@ public interface TimerTask {
 
   /**
    * Runs the task: on the timer thread, or on the service's task executor if it has one. An
-   * exception thrown here goes to the service's uncaught-exception handler; it does not stop the
-   * timer thread and no other timeout is lost. The task may re-arm its own timeout with {@link
-   * Timeout#reschedule}.
+   * exception thrown here goes to the service's {@linkplain
+   * TimerService#setUncaughtExceptionHandler uncaught-exception handler} (by default, a logged
+   * warning); it does not stop the timer thread and no other timeout is lost. The task may re-arm
+   * its own timeout with {@link Timeout#reschedule}.
    *
    * @param timeout the timeout that expired
    * @throws Exception anything; it is handed to the uncaught-exception handler

@@ -30,7 +30,7 @@ final class ManualTimer {
     this.service = builder
         .strategy(strategy)
         .resolution(Duration.ofMillis(1))
-        .ticker(ticker)
+        .ticker(ticker::read)
         .uncaughtExceptionHandler((thread, failure) -> failures.add(failure))
         .manualLoop()
         .build();

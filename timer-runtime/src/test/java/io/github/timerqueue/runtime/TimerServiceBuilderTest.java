@@ -61,7 +61,7 @@ class TimerServiceBuilderTest {
     ManualTimer timer = new ManualTimer("heap", 0, TimerService.builder());
     TimerService coarse = TimerService.builder()
         .resolution(Duration.ofMillis(10))
-        .ticker(timer.ticker)
+        .ticker(timer.ticker::read)
         .manualLoop()
         .build();
     coarse.newTimeout(t -> {}, 50, TimeUnit.MILLISECONDS);
