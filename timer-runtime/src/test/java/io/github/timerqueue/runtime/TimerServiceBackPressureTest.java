@@ -165,6 +165,56 @@ class TimerServiceBackPressureTest {
   }
 
   /**
+   * A caller waiting for the backlog that is interrupted neither stops waiting (it has no way to
+   * report it) nor spins (a park returns at once while the interrupt status is set); it returns
+   * once the backlog has room, with its interrupt status set.
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+  void anInterruptedCallerGoesOnWaitingParkedAndReturnsInterrupted() throws Exception {
+    start(BOUND);
+    CountDownLatch started = new CountDownLatch(1);
+    timers.newTimeout(t -> {
+      started.countDown();
+      Uninterruptibles.awaitUninterruptibly(gate);
+    }, 0, TimeUnit.MILLISECONDS);
+    assertThat(started.await(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+    AtomicInteger returned = new AtomicInteger();
+    CompletableFuture<Boolean> interruptedAtEnd = new CompletableFuture<>();
+    Thread producer = new Thread(() -> {
+      for (int i = 0; i < PER_LANE + 1; i++) {
+        timers.newTimeout(t -> {}, 1, TimeUnit.HOURS);
+        returned.incrementAndGet();
+      }
+      interruptedAtEnd.complete(Thread.currentThread().isInterrupted());
+    }, "producer");
+    producer.start();
+    awaitTrue("the producer waits", () -> waiting(producer) && timers.stats().throttled() == 1);
+    int before = returned.get();
+
+    producer.interrupt();
+    // A thread that spins is runnable whenever it is looked at, descheduled or not; one that parks
+    // between looks at the backlog is runnable only for the moments in between.
+    int samples = 200;
+    int runnable = 0;
+    for (int i = 0; i < samples; i++) {
+      Thread.sleep(2);
+      if (producer.getState() == Thread.State.RUNNABLE) {
+        runnable++;
+      }
+    }
+    assertThat(returned).as("still held back").hasValue(before);
+    assertThat(runnable).as("samples of %s in which the waiting producer was runnable", samples)
+        .isLessThanOrEqualTo(samples / 10);
+
+    gate.countDown();
+    assertThat(interruptedAtEnd.get(GENEROUS_SECONDS, TimeUnit.SECONDS))
+        .as("the interrupt status on return").isTrue();
+    assertThat(returned).hasValue((int) PER_LANE + 1);
+    assertThat(timers.stats().throttled()).isPositive();
+  }
+
+  /**
    * The bound under a flood: 16 threads schedule zero-delay timeouts as fast as they can on a
    * small bound. The model: a timeout whose {@code newTimeout} has returned and whose task has not
    * started is in the backlog (a request or a due timer), or is the one timer the timer thread is
