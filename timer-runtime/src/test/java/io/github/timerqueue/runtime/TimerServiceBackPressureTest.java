@@ -52,6 +52,20 @@ class TimerServiceBackPressureTest {
         .build();
   }
 
+  /**
+   * Starts a service of the smallest bound and holds its timer thread in a task that waits at the
+   * gate, which the test's end opens.
+   */
+  private void holdTimerThread() throws InterruptedException {
+    start(BOUND);
+    CountDownLatch started = new CountDownLatch(1);
+    timers.newTimeout(t -> {
+      started.countDown();
+      Uninterruptibles.awaitUninterruptibly(gate);
+    }, 0, TimeUnit.MILLISECONDS);
+    assertThat(started.await(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+  }
+
   private static void awaitTrue(String what, BooleanSupplier condition)
       throws InterruptedException {
     long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(GENEROUS_SECONDS);
@@ -101,14 +115,8 @@ class TimerServiceBackPressureTest {
   @Test
   @org.junit.jupiter.api.Timeout(value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
   void aTaskOnTheTimerThreadNeverWaitsNorDoesACancellation() throws Exception {
-    start(BOUND);
-    CountDownLatch started = new CountDownLatch(1);
+    holdTimerThread();
     List<Timeout> held = new ArrayList<>();
-    timers.newTimeout(t -> {
-      started.countDown();
-      Uninterruptibles.awaitUninterruptibly(gate);
-    }, 0, TimeUnit.MILLISECONDS);
-    assertThat(started.await(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
     // The timer thread is held: this thread's share fills up with requests it cannot apply. The
     // holding task has its permit until its turn's timers are all fired: one fewer is left.
     for (int i = 0; i < PER_LANE - 1; i++) {
@@ -136,13 +144,7 @@ class TimerServiceBackPressureTest {
   @Test
   @org.junit.jupiter.api.Timeout(value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
   void aWaitingCallerGoesAheadToBeRejectedWhenTheServiceStops() throws Exception {
-    start(BOUND);
-    CountDownLatch started = new CountDownLatch(1);
-    timers.newTimeout(t -> {
-      started.countDown();
-      Uninterruptibles.awaitUninterruptibly(gate);
-    }, 0, TimeUnit.MILLISECONDS);
-    assertThat(started.await(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+    holdTimerThread();
     CompletableFuture<Throwable> outcome = new CompletableFuture<>();
     Thread producer = new Thread(() -> {
       try {
@@ -172,13 +174,7 @@ class TimerServiceBackPressureTest {
   @Test
   @org.junit.jupiter.api.Timeout(value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
   void anInterruptedCallerGoesOnWaitingParkedAndReturnsInterrupted() throws Exception {
-    start(BOUND);
-    CountDownLatch started = new CountDownLatch(1);
-    timers.newTimeout(t -> {
-      started.countDown();
-      Uninterruptibles.awaitUninterruptibly(gate);
-    }, 0, TimeUnit.MILLISECONDS);
-    assertThat(started.await(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+    holdTimerThread();
     AtomicInteger returned = new AtomicInteger();
     CompletableFuture<Boolean> interruptedAtEnd = new CompletableFuture<>();
     Thread producer = new Thread(() -> {
