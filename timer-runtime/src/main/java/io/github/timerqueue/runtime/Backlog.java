@@ -71,7 +71,13 @@ final class Backlog {
    * Takes a permit of {@code lane}, waiting while it has none out, until {@code stopping} says the
    * service stops (a request then goes ahead, to be rejected). Waits in pauses that grow from 50
    * microseconds to a millisecond, so that many waiting threads leave the processors to the timer
-   * thread. An interrupt is left set and does not end the wait.
+   * thread.
+   *
+   * <p>An interrupt does not end the wait: none of the methods that wait here throws {@link
+   * InterruptedException}, so, as {@link java.util.concurrent.Semaphore#acquireUninterruptibly()}
+   * does, the thread goes on waiting and returns with its interrupt status set. The status is
+   * cleared while it waits, since a park returns at once while it is set: a thread interrupted
+   * before or during the wait would otherwise spin through it.
    */
   void acquire(int lane, BooleanSupplier stopping) {
     int at = lane * STRIDE + STRIDE;
@@ -91,15 +97,20 @@ final class Backlog {
       event.begin();
     }
     wake.run();
+    boolean interrupted = false;
     long pause = FIRST_PAUSE_NANOS;
     while (ticket - given(lane, at) >= perLane && !stopping.getAsBoolean()) {
       LockSupport.parkNanos(this, pause);
+      interrupted |= Thread.interrupted();
       pause = Math.min(pause * 2, LONGEST_PAUSE_NANOS);
     }
     if (event != null && event.shouldCommit()) {
       event.lane = lane;
       event.laneShare = perLane;
       event.commit();
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
   }
 

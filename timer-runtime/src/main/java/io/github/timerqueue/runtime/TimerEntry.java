@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Its state is one {@code long}, the <em>stamp</em>: the state (pending, expired, cancelled) in
  * the low bits, a {@link #LOCKED} bit that serializes the threads changing the timeout, a {@link
  * #QUEUED} bit that says the entry is in the request queue, and above them a version that every
- * arming increments. Users change the timeout under the lock and then make sure it is queued;
+ * arming increments. Users change the timeout under the lock (a cancel, which writes nothing but
+ * the stamp, by one compare-and-set from an unlocked stamp) and then make sure it is queued;
  * however often they change it before the timer thread looks, it is queued once, and the timer
  * thread applies only its latest state. The timer thread never takes the lock, but waits while it
  * is held (a few stores), then fires a timer by a compare-and-set from exactly the stamp it armed:
@@ -58,9 +59,9 @@ final class TimerEntry extends Request implements Timeout, Runnable {
   final TimerService service;
   final TimerTask task;
 
-  /** Version 0 and cancelled: never armed. */
+  /** Version 0 and cancelled until first armed (set in the constructor). */
   @SuppressWarnings("unused") // accessed through STAMP
-  private volatile long stamp = CANCELLED;
+  private volatile long stamp;
   /**
    * The latest deadline, in ticker nanoseconds; written under the lock before the new stamp is
    * published, and read by the timer thread between two reads of the stamp.
@@ -77,13 +78,18 @@ final class TimerEntry extends Request implements Timeout, Runnable {
    * applied the entry took, or -1: set by the thread that arms it, taken by the timer thread.
    */
   @SuppressWarnings("unused") // accessed through PERMIT
-  private volatile int permit = -1;
+  private volatile int permit;
   /** The lane of the permit the entry's due timer holds until it fires, or -1; timer thread only. */
   int heldPermit = -1;
 
   TimerEntry(TimerService service, TimerTask task) {
     this.service = service;
     this.task = task;
+    // Plain stores, where the fields' initializers would each cost a full fence per timeout: the
+    // entry reaches other threads through the request queue's exchange, or through whatever the
+    // caller publishes the returned handle with, and either orders these stores before it.
+    STAMP.set(this, CANCELLED);
+    PERMIT.set(this, -1);
   }
 
   @Override
@@ -98,15 +104,26 @@ final class TimerEntry extends Request implements Timeout, Runnable {
 
   @Override
   public boolean cancel() {
-    if (state((long) STAMP.getVolatile(this)) != PENDING) {
-      return false;
+    // A cancel writes nothing but the stamp, so it needs no lock around other stores: one
+    // compare-and-set from an unlocked stamp cancels. If the entry is still queued, the timer
+    // thread has yet to take it and will see the cancellation when it does; nothing is offered.
+    for (int spins = 0; ; spins++) {
+      long current = (long) STAMP.getVolatile(this);
+      if (state(current) != PENDING) {
+        return false;
+      }
+      long cancelled = (current & ARMING_MASK & ~STATE_MASK) | CANCELLED;
+      if ((current & (LOCKED | OFFERING)) != 0) {
+        backOff(spins);
+      } else if ((current & QUEUED) != 0) {
+        if (STAMP.compareAndSet(this, current, cancelled | QUEUED)) {
+          break;
+        }
+      } else if (STAMP.compareAndSet(this, current, cancelled | QUEUED | OFFERING)) {
+        offerQueued();
+        break;
+      }
     }
-    long before = lock();
-    if (state(before) != PENDING) {
-      unlockTo(before & ARMING_MASK);
-      return false;
-    }
-    publish(before, (before & ~STATE_MASK & ARMING_MASK) | CANCELLED);
     service.cancelled(this);
     return true;
   }
@@ -374,8 +391,15 @@ final class TimerEntry extends Request implements Timeout, Runnable {
     }
     long previous = (long) STAMP.getAndSet(this, next | QUEUED | OFFERING);
     if ((previous & QUEUED) == 0) {
-      service.loop.offer(this);
+      offerQueued();
+    } else {
+      STAMP.getAndBitwiseAnd(this, ~OFFERING);
     }
+  }
+
+  /** Puts the entry, marked queued and offering, in the request queue, and ends the offering. */
+  private void offerQueued() {
+    service.loop.offer(this);
     STAMP.getAndBitwiseAnd(this, ~OFFERING);
   }
 

@@ -348,17 +348,6 @@ final class TimerLoop {
     return prepareToSleep();
   }
 
-  /**
-   * Applies every queued request. The requests sent before a call on another thread may wait in
-   * other lanes than that call's, behind or ahead of it, so this is what puts them all before it.
-   * Other threads cannot keep it here: their armings are bounded by the {@link Backlog}, and a
-   * it here.
-   */
-  private void applyQueued() {
-    requests.drain(request -> request.process(this));
-    backlog.publish();
-  }
-
   private void processRequests() {
     for (int i = 0; i < REQUEST_BATCH; i++) {
       Request request = requests.poll();

@@ -77,6 +77,9 @@ import java.util.concurrent.locks.LockSupport;
  * thread updates once per turn. The timer thread, and tasks on it, never wait (so a task that
  * blocks on the timer thread holds up every caller once the backlog is full); nor does a
  * cancellation. {@link TimerStats#throttled()} counts the calls that waited.
+ * An interrupt does not end the wait (none of these methods throws {@link InterruptedException}):
+ * as {@link java.util.concurrent.Semaphore#acquireUninterruptibly()} does, the caller goes on
+ * waiting and returns with its interrupt status set.
  *
  * <h2>Where tasks run</h2>
  * By default tasks run on the timer thread itself. That costs nothing extra per task, but while a

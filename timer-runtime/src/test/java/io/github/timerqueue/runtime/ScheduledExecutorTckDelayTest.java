@@ -279,6 +279,9 @@ class ScheduledExecutorTckDelayTest extends ScheduledExecutorTckSupport {
     ScheduledFuture<?> past = executor.schedule(() -> {}, Long.MIN_VALUE, NANOSECONDS);
 
     assertThat(near.get(LONG_MS, MILLISECONDS)).isEqualTo("near");
+    // Not implied by near's result: a caller descheduled for a millisecond between the two calls
+    // schedules past after near has already run.
+    assertThat(past.get(LONG_MS, MILLISECONDS)).isNull();
     for (ScheduledFuture<?> future : far) {
       assertThat(future.getDelay(TimeUnit.DAYS)).as("about 146 years")
           .isGreaterThan(365L * 100);

@@ -52,6 +52,20 @@ class TimerServiceBackPressureTest {
         .build();
   }
 
+  /**
+   * Starts a service of the smallest bound and holds its timer thread in a task that waits at the
+   * gate, which the test's end opens.
+   */
+  private void holdTimerThread() throws InterruptedException {
+    start(BOUND);
+    CountDownLatch started = new CountDownLatch(1);
+    timers.newTimeout(t -> {
+      started.countDown();
+      Uninterruptibles.awaitUninterruptibly(gate);
+    }, 0, TimeUnit.MILLISECONDS);
+    assertThat(started.await(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+  }
+
   private static void awaitTrue(String what, BooleanSupplier condition)
       throws InterruptedException {
     long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(GENEROUS_SECONDS);
@@ -101,14 +115,8 @@ class TimerServiceBackPressureTest {
   @Test
   @org.junit.jupiter.api.Timeout(value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
   void aTaskOnTheTimerThreadNeverWaitsNorDoesACancellation() throws Exception {
-    start(BOUND);
-    CountDownLatch started = new CountDownLatch(1);
+    holdTimerThread();
     List<Timeout> held = new ArrayList<>();
-    timers.newTimeout(t -> {
-      started.countDown();
-      Uninterruptibles.awaitUninterruptibly(gate);
-    }, 0, TimeUnit.MILLISECONDS);
-    assertThat(started.await(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
     // The timer thread is held: this thread's share fills up with requests it cannot apply. The
     // holding task has its permit until its turn's timers are all fired: one fewer is left.
     for (int i = 0; i < PER_LANE - 1; i++) {
@@ -136,13 +144,7 @@ class TimerServiceBackPressureTest {
   @Test
   @org.junit.jupiter.api.Timeout(value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
   void aWaitingCallerGoesAheadToBeRejectedWhenTheServiceStops() throws Exception {
-    start(BOUND);
-    CountDownLatch started = new CountDownLatch(1);
-    timers.newTimeout(t -> {
-      started.countDown();
-      Uninterruptibles.awaitUninterruptibly(gate);
-    }, 0, TimeUnit.MILLISECONDS);
-    assertThat(started.await(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+    holdTimerThread();
     CompletableFuture<Throwable> outcome = new CompletableFuture<>();
     Thread producer = new Thread(() -> {
       try {
@@ -162,6 +164,50 @@ class TimerServiceBackPressureTest {
         .isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
     gate.countDown();
     assertThat(stopped.get(GENEROUS_SECONDS, TimeUnit.SECONDS)).isNotEmpty();
+  }
+
+  /**
+   * A caller waiting for the backlog that is interrupted neither stops waiting (it has no way to
+   * report it) nor spins (a park returns at once while the interrupt status is set); it returns
+   * once the backlog has room, with its interrupt status set.
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+  void anInterruptedCallerGoesOnWaitingParkedAndReturnsInterrupted() throws Exception {
+    holdTimerThread();
+    AtomicInteger returned = new AtomicInteger();
+    CompletableFuture<Boolean> interruptedAtEnd = new CompletableFuture<>();
+    Thread producer = new Thread(() -> {
+      for (int i = 0; i < PER_LANE + 1; i++) {
+        timers.newTimeout(t -> {}, 1, TimeUnit.HOURS);
+        returned.incrementAndGet();
+      }
+      interruptedAtEnd.complete(Thread.currentThread().isInterrupted());
+    }, "producer");
+    producer.start();
+    awaitTrue("the producer waits", () -> waiting(producer) && timers.stats().throttled() == 1);
+    int before = returned.get();
+
+    producer.interrupt();
+    // A thread that spins is runnable whenever it is looked at, descheduled or not; one that parks
+    // between looks at the backlog is runnable only for the moments in between.
+    int samples = 200;
+    int runnable = 0;
+    for (int i = 0; i < samples; i++) {
+      Thread.sleep(2);
+      if (producer.getState() == Thread.State.RUNNABLE) {
+        runnable++;
+      }
+    }
+    assertThat(returned).as("still held back").hasValue(before);
+    assertThat(runnable).as("samples of %s in which the waiting producer was runnable", samples)
+        .isLessThanOrEqualTo(samples / 10);
+
+    gate.countDown();
+    assertThat(interruptedAtEnd.get(GENEROUS_SECONDS, TimeUnit.SECONDS))
+        .as("the interrupt status on return").isTrue();
+    assertThat(returned).hasValue((int) PER_LANE + 1);
+    assertThat(timers.stats().throttled()).isPositive();
   }
 
   /**
