@@ -134,8 +134,8 @@ final class ResultTable {
     }
     if (results.contenders().contains(Contenders.AGRONA)) {
       legend.append(Contenders.AGRONA).append(": DeadlineTimerWheel with one spoke per ")
-          .append(AgronaTimers.TIMERS_PER_SPOKE).append(" pending timers (")
-          .append(AgronaTimers.MIN_SPOKES).append(" to ").append(AgronaTimers.MAX_SPOKES)
+          .append(AgronaWheels.TIMERS_PER_SPOKE).append(" pending timers (")
+          .append(AgronaWheels.MIN_SPOKES).append(" to ").append(AgronaWheels.MAX_SPOKES)
           .append(" spokes), tick = the common resolution.\n");
     }
     return legend.toString();
