@@ -9,36 +9,23 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /** Writes the text form: a header line, then {@code time op [id [delay [range]]]} per line. */
-final class TextTraceWriter implements TraceWriter {
+final class TextTraceWriter extends RecordSink {
   private final Writer out;
-  private final TraceHeader header;
-  private long time;
-  private long records;
   private boolean closed;
 
   TextTraceWriter(OutputStream out, TraceHeader header) throws IOException {
+    super(header);
     this.out = new BufferedWriter(
         new OutputStreamWriter(Objects.requireNonNull(out, "out"), StandardCharsets.US_ASCII),
         1 << 16);
-    this.header = Objects.requireNonNull(header, "header");
-    this.time = header.startTime();
     this.out.write(TextTraceReader.HEADER + " " + Binary.VERSION
         + " unitNanos=" + header.unitNanos() + " resolution=" + header.resolution()
         + " start=" + header.startTime() + "\n");
   }
 
   @Override
-  public TraceHeader header() {
-    return header;
-  }
-
-  @Override
   public void advance(long now) throws IOException {
-    if (now - time < 0) {
-      throw new IllegalArgumentException(
-          "advance to " + now + " is earlier than the trace's time " + time
-              + "; a trace's clock never moves backwards");
-    }
+    checkAdvance(now);
     time = now;
     line(TraceOp.ADVANCE);
     end();
@@ -54,9 +41,7 @@ final class TextTraceWriter implements TraceWriter {
 
   @Override
   public void scheduleWithin(long id, long delay, long range) throws IOException {
-    if (range < 0) {
-      throw new IllegalArgumentException("range must be at least 0, but was " + range);
-    }
+    checkRange(range);
     line(TraceOp.SCHEDULE_WITHIN);
     field(id);
     field(Math.max(delay, 0));
@@ -87,17 +72,10 @@ final class TextTraceWriter implements TraceWriter {
 
   @Override
   public void dropped(long count) throws IOException {
-    if (count < 1) {
-      throw new IllegalArgumentException("dropped count must be at least 1, but was " + count);
-    }
+    checkDropped(count);
     line(TraceOp.DROPPED);
     field(count);
     end();
-  }
-
-  @Override
-  public long records() {
-    return records;
   }
 
   @Override
