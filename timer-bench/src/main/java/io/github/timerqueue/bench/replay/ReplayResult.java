@@ -9,6 +9,8 @@ package io.github.timerqueue.bench.replay;
  *     reading the clock; NaN for a kind none of them was
  * @param nanosPerOp mean nanoseconds per record of the trace, every kind in the trace's own mix,
  *     from the chunks timed whole, each at its least time over the passes
+ * @param spread how much slower than {@code nanosPerOp} the slowest measured pass was, as a
+ *     fraction: the noise of this measurement (0 after one pass, NaN if nothing was timed)
  * @param peakPending the most timers pending at once
  * @param bytesPerTimer memory of the structure per pending timer at the peak, NaN if not measured
  * @param wakeups times the event loop woke between recorded advances for its timers
@@ -21,6 +23,7 @@ record ReplayResult(
     Contender contender,
     double[] nanosByKind,
     double nanosPerOp,
+    double spread,
     long peakPending,
     double bytesPerTimer,
     long wakeups,

@@ -165,13 +165,15 @@ public final class TraceReplay {
           Math.min(profile.distinctDelays(), DelayProfile.MAX_DISTINCT),
           profile.distinctDelays() > DelayProfile.MAX_DISTINCT ? "+" : "",
           profile.dropped() > 0 ? ", " + profile.dropped() + " DROPPED" : ""));
-      text.append(String.format(Locale.ROOT, "%-28s %9s %9s %9s %9s %9s %9s %9s %9s %9s%n",
-          "contender", "ns/op", "schedule", "cancel", "resched.", "advance", "B/timer",
-          "wake-ups", "idle", "late max"));
+      text.append(String.format(Locale.ROOT,
+          "%-28s %9s %7s %9s %9s %9s %9s %9s %9s %9s %9s%n", "contender", "ns/op", "spread",
+          "schedule", "cancel", "resched.", "advance", "B/timer", "wake-ups", "idle",
+          "late max"));
       for (ReplayResult r : results) {
         double[] k = r.nanosByKind();
-        text.append(String.format(Locale.ROOT, "%-28s %9s %9s %9s %9s %9s %9s %9s %9s %9s%n",
-            r.contender().label(), Advisor.nanos(r.nanosPerOp()),
+        text.append(String.format(Locale.ROOT,
+            "%-28s %9s %7s %9s %9s %9s %9s %9s %9s %9s %9s%n",
+            r.contender().label(), Advisor.nanos(r.nanosPerOp()), Advisor.percent(r.spread()),
             Advisor.nanos(k[ReplayPass.SCHEDULE]), Advisor.nanos(k[ReplayPass.CANCEL]),
             Advisor.nanos(k[ReplayPass.RESCHEDULE]), Advisor.nanos(k[ReplayPass.ADVANCE]),
             Double.isNaN(r.bytesPerTimer()) ? "-"
@@ -180,6 +182,9 @@ public final class TraceReplay {
             String.format(Locale.ROOT, "%,d", r.idleWakeups()),
             String.format(Locale.ROOT, "%,d", r.maxLateness())));
       }
+      text.append(String.format(Locale.ROOT, "%nns/op: the trace's mix, each chunk of records at"
+          + " its least time over the measured passes; spread: how much slower the slowest pass"
+          + " was, the noise of the measurement.%n"));
       text.append(System.lineSeparator()).append(recommendation).append(System.lineSeparator());
       return text.toString();
     }
@@ -213,7 +218,9 @@ public final class TraceReplay {
           json.append(o++ == 0 ? "" : ", ").append(quote(e.getKey())).append(": ")
               .append(quote(e.getValue()));
         }
-        json.append("}, \"nanosPerOp\": ").append(number(r.nanosPerOp())).append(", \"nanosByKind\": {");
+        json.append("}, \"nanosPerOp\": ").append(number(r.nanosPerOp()))
+            .append(", \"passSpread\": ").append(number(r.spread()))
+            .append(", \"nanosByKind\": {");
         for (int kind = 0; kind < ReplayPass.KINDS; kind++) {
           json.append(kind == 0 ? "" : ", ").append('"').append(ReplayPass.KIND_NAMES[kind])
               .append("\": ").append(number(r.nanosByKind()[kind]));
@@ -400,7 +407,8 @@ public final class TraceReplay {
     for (double v : r.nanosByKind()) {
       line.append(v).append(' ');
     }
-    line.append(r.nanosPerOp()).append(' ').append(r.peakPending()).append(' ')
+    line.append(r.nanosPerOp()).append(' ').append(r.spread()).append(' ')
+        .append(r.peakPending()).append(' ')
         .append(r.bytesPerTimer()).append(' ').append(r.wakeups()).append(' ')
         .append(r.idleWakeups()).append(' ').append(r.fired()).append(' ')
         .append(r.meanLateness()).append(' ').append(r.maxLateness()).append(' ')
@@ -423,7 +431,7 @@ public final class TraceReplay {
       byKind[k] = Double.parseDouble(f[i++]);
     }
     ReplayResult result = new ReplayResult(contender, byKind, Double.parseDouble(f[i++]),
-        Long.parseLong(f[i++]), Double.parseDouble(f[i++]), Long.parseLong(f[i++]),
+        Double.parseDouble(f[i++]), Long.parseLong(f[i++]), Double.parseDouble(f[i++]), Long.parseLong(f[i++]),
         Long.parseLong(f[i++]), Long.parseLong(f[i++]), Double.parseDouble(f[i++]),
         Long.parseLong(f[i++]));
     long records = Long.parseLong(f[i++]);
@@ -451,8 +459,8 @@ public final class TraceReplay {
     for (int kind = 0; kind < ReplayPass.KINDS; kind++) {
       byKind[kind] = Math.max(0, operationTimes.median(kind) - clockCost);
     }
-    return new ReplayResult(contender, byKind, chunkTimes.nanosPerRecord(), pass.peakPending, bytesPerTimer, pass.wakeups, pass.idleWakeups,
-        pass.fired, pass.fired == 0 ? 0 : (double) pass.latenessSum / pass.fired,
+    return new ReplayResult(contender, byKind, chunkTimes.nanosPerRecord(), chunkTimes.spread(),
+        pass.peakPending, bytesPerTimer, pass.wakeups, pass.idleWakeups, pass.fired, pass.fired == 0 ? 0 : (double) pass.latenessSum / pass.fired,
         pass.latenessMax);
   }
 
