@@ -11,7 +11,8 @@ import java.util.Locale;
  * <p>The measure is the cost of the trace's own mix: mean nanoseconds per recorded operation, every
  * kind weighted by how often the trace does it, wake-ups included in the advances. Two results
  * closer than the noise of the replay are tied: closer than {@value #TIE}&times;, or than the
- * spread of either's measured passes if that is wider ({@link #tieFactor}). Among the timerqueue
+ * spread of either's chunk times over its passes if that is wider ({@link #tieFactor}, {@link
+ * ChunkTimes#spread()}). Among the timerqueue
  * strategies tied with the fastest, the advice takes the one that the replay measured exactly,
  * not by timing: the least memory per timer, then the least mean lateness, then the fewest
  * wake-ups; only then the faster. So a trace on which two strategies run neck and neck gets the
@@ -166,8 +167,8 @@ final class Advisor {
       spread = Math.max(spread, spread(r));
     }
     return String.format(Locale.ROOT, "`%s` and %s are within the noise of this replay (closer"
-        + " than %.0f%%; the slowest measured pass of each was up to %.0f%% slower than its best),"
-        + " so their order in time may swap between runs: the advice takes the least memory, then"
+        + " than %.0f%%: repeated passes timed the trace up to %.0f%% slower than their best), so"
+        + " their order in time may swap between runs: the advice takes the least memory, then"
         + " lateness, then wake-ups, which do not. ", pick.contender().label(), names,
         100 * (Math.max(TIE, 1 + spread) - 1), 100 * spread);
   }

@@ -8,40 +8,36 @@ import java.util.Arrays;
  * only ever adds time to a chunk (a preemption, another process's cache traffic), so the least of
  * its times is the best estimate of its cost, and their sum of the cost of the trace.
  *
- * <p>How far the slowest pass is from that estimate ({@link #spread()}) is what the machine's
- * noise did to this contender during its replay: the advice treats contenders closer than that as
- * tied.
+ * <p>How far that estimate is from the one the next-best time of each chunk gives ({@link
+ * #spread()}) is how reproducible the least times are: the noise of the measurement, which the
+ * advice uses to call contenders closer than that a tie. (A pass's whole time is no measure of it:
+ * on a machine busier than its cores, it counts every preemption the least times leave out.)
  */
 final class ChunkTimes {
-  private long[] nanos = new long[1024];
+  private long[] least = new long[1024];
+  private long[] nextLeast = new long[1024];
+  /** The records of each chunk, 0 for a chunk not timed. */
   private int[] records = new int[1024];
-  /** Each pass's total time and records, the pass beginning at chunk 0. */
-  private long[] passNanos = new long[4];
-  private long[] passRecords = new long[4];
-  private int passes;
+  /** How many times each chunk was timed. */
+  private int[] times = new int[1024];
 
   /** Records that chunk {@code chunk}, of {@code n} records, took {@code elapsed} ns this time. */
   void record(long chunk, long elapsed, int n) {
-    if (chunk == 0 || passes == 0) {
-      if (passes == passNanos.length) {
-        passNanos = Arrays.copyOf(passNanos, passes * 2);
-        passRecords = Arrays.copyOf(passRecords, passes * 2);
-      }
-      passes++;
-    }
-    passNanos[passes - 1] += elapsed;
-    passRecords[passes - 1] += n;
     int i = Math.toIntExact(chunk);
-    if (i >= nanos.length) {
-      int length = Math.max(i + 1, nanos.length * 2);
-      int old = nanos.length;
-      nanos = Arrays.copyOf(nanos, length);
+    if (i >= least.length) {
+      int length = Math.max(i + 1, least.length * 2);
+      least = Arrays.copyOf(least, length);
+      nextLeast = Arrays.copyOf(nextLeast, length);
       records = Arrays.copyOf(records, length);
-      Arrays.fill(records, old, length, 0);
+      times = Arrays.copyOf(times, length);
     }
-    if (records[i] == 0 || elapsed < nanos[i]) {
-      nanos[i] = elapsed;
+    if (times[i] == 0 || elapsed < least[i]) {
+      nextLeast[i] = least[i];
+      least[i] = elapsed;
+    } else if (times[i] == 1 || elapsed < nextLeast[i]) {
+      nextLeast[i] = elapsed;
     }
+    times[i]++;
     records[i] = n;
   }
 
@@ -49,9 +45,9 @@ final class ChunkTimes {
   double nanosPerRecord() {
     long total = 0;
     long count = 0;
-    for (int i = 0; i < nanos.length; i++) {
+    for (int i = 0; i < least.length; i++) {
       if (records[i] > 0) {
-        total += nanos[i];
+        total += least[i];
         count += records[i];
       }
     }
@@ -59,15 +55,23 @@ final class ChunkTimes {
   }
 
   /**
-   * How much slower than {@link #nanosPerRecord()} the slowest pass was, as a fraction (0.2 is 20%
-   * slower); 0 after a single pass, NaN if nothing was timed.
+   * How much more the chunks' next-best times add up to than their least times, as a fraction (0.2
+   * is 20% more); NaN unless every chunk timed was timed at least twice.
    */
   double spread() {
-    double best = nanosPerRecord();
-    double slowest = 0;
-    for (int p = 0; p < passes; p++) {
-      slowest = Math.max(slowest, (double) passNanos[p] / passRecords[p]);
+    long leastTotal = 0;
+    long nextTotal = 0;
+    boolean any = false;
+    for (int i = 0; i < least.length; i++) {
+      if (records[i] > 0) {
+        if (times[i] < 2) {
+          return Double.NaN;
+        }
+        leastTotal += least[i];
+        nextTotal += nextLeast[i];
+        any = true;
+      }
     }
-    return passes == 0 ? Double.NaN : Math.max(0, slowest / best - 1);
+    return any && leastTotal > 0 ? (double) nextTotal / leastTotal - 1 : Double.NaN;
   }
 }

@@ -183,8 +183,8 @@ public final class TraceReplay {
             String.format(Locale.ROOT, "%,d", r.maxLateness())));
       }
       text.append(String.format(Locale.ROOT, "%nns/op: the trace's mix, each chunk of records at"
-          + " its least time over the measured passes; spread: how much slower the slowest pass"
-          + " was, the noise of the measurement.%n"));
+          + " its least time over the measured passes; spread: how much more the chunks' next-best"
+          + " times add up to, the noise of ns/op.%n"));
       text.append(System.lineSeparator()).append(recommendation).append(System.lineSeparator());
       return text.toString();
     }
@@ -219,7 +219,7 @@ public final class TraceReplay {
               .append(quote(e.getValue()));
         }
         json.append("}, \"nanosPerOp\": ").append(number(r.nanosPerOp()))
-            .append(", \"passSpread\": ").append(number(r.spread()))
+            .append(", \"spread\": ").append(number(r.spread()))
             .append(", \"nanosByKind\": {");
         for (int kind = 0; kind < ReplayPass.KINDS; kind++) {
           json.append(kind == 0 ? "" : ", ").append('"').append(ReplayPass.KIND_NAMES[kind])

@@ -88,8 +88,8 @@ class AdvisorTest {
         .startsWith("Use `lawn` at a resolution of 1 ms")
         .contains("in 99.6 ns per operation, within 30% of `wheel` (79.4 ns) with less memory"
             + " (38 against 39 bytes per timer)")
-        .contains("`lawn` and `wheel` are within the noise of this replay (closer than 30%; the"
-            + " slowest measured pass of each was up to 30% slower than its best)")
+        .contains("`lawn` and `wheel` are within the noise of this replay (closer than 30%:"
+            + " repeated passes timed the trace up to 30% slower than their best)")
         .contains("and 1.86× as fast as `heap`");
   }
 

@@ -8,22 +8,31 @@ import org.junit.jupiter.api.Test;
 class ChunkTimesTest {
 
   @Test
-  void eachChunkCountsWithItsLeastTimeAndTheSpreadIsTheSlowestPassAgainstThat() {
+  void eachChunkCountsWithItsLeastTimeAndTheSpreadComparesTheNextBest() {
     ChunkTimes times = new ChunkTimes();
-    // Pass 1: 100 + 300 ns for 20 records; pass 2: 200 + 100 ns. Least: 100 + 100 = 10 ns/record.
+    // Three passes over two chunks of 10 records.
     times.record(0, 100, 10);
     times.record(1, 300, 10);
     times.record(0, 200, 10);
     times.record(1, 100, 10);
+    times.record(0, 5_000, 10); // a preemption: neither least nor next-best
+    times.record(1, 200, 10);
 
+    // Least: 100 + 100 over 20 records.
     assertThat(times.nanosPerRecord()).isEqualTo(10.0);
-    // The slowest pass took 400 ns for 20 records, 20 ns/record: 100% slower than the best.
+    // Next best: 200 + 200, twice the least.
     assertThat(times.spread()).isCloseTo(1.0, within(1e-9));
   }
 
   @Test
-  void onePassHasNoSpreadAndNothingTimedHasNone() {
+  void theSpreadNeedsEveryChunkTimedTwice() {
     ChunkTimes times = new ChunkTimes();
+    assertThat(times.nanosPerRecord()).isNaN();
+    assertThat(times.spread()).isNaN();
+
+    times.record(0, 100, 10);
+    times.record(2, 500, 10);
+    assertThat(times.nanosPerRecord()).isEqualTo(30.0);
     assertThat(times.spread()).isNaN();
 
     times.record(0, 100, 10);
