@@ -106,7 +106,7 @@ final class Advisor {
           .append(" ns)");
     }
     results.stream().filter(r -> r.contender().strategy().equals("heap") && r != pick
-            && r != next)
+            && r != next && !tiedRivals.contains(r))
         .findFirst().ifPresent(heap -> text.append(", and ").append(ratio(pick, heap))
             .append(" `heap`"));
     text.append(". ").append(tie);
@@ -166,11 +166,11 @@ final class Advisor {
     for (ReplayResult r : tiedRivals) {
       spread = Math.max(spread, spread(r));
     }
-    return String.format(Locale.ROOT, "`%s` and %s are within the noise of this replay (closer"
-        + " than %.0f%%: repeated passes timed the trace up to %.0f%% slower than their best), so"
-        + " their order in time may swap between runs: the advice takes the least memory, then"
-        + " lateness, then wake-ups, which do not. ", pick.contender().label(), names,
-        100 * (Math.max(TIE, 1 + spread) - 1), 100 * spread);
+    return String.format(Locale.ROOT, "`%s` and %s are within the noise of this replay:"
+        + " repeated passes timed the trace up to %.0f%% slower than their best, and results closer"
+        + " than that (or than %.0f%%) count as a tie, so their order in time may swap between"
+        + " runs; the advice takes the least memory, then lateness, then wake-ups, which do not. ",
+        pick.contender().label(), names, 100 * spread, 100 * (TIE - 1));
   }
 
   private static String why(TraceProfile profile, ReplayResult pick) {

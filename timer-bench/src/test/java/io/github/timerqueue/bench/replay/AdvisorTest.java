@@ -88,8 +88,9 @@ class AdvisorTest {
         .startsWith("Use `lawn` at a resolution of 1 ms")
         .contains("in 99.6 ns per operation, within 30% of `wheel` (79.4 ns) with less memory"
             + " (38 against 39 bytes per timer)")
-        .contains("`lawn` and `wheel` are within the noise of this replay (closer than 30%:"
-            + " repeated passes timed the trace up to 30% slower than their best)")
+        .contains("`lawn` and `wheel` are within the noise of this replay: repeated passes timed"
+            + " the trace up to 30% slower than their best, and results closer than that (or than"
+            + " 5%) count as a tie")
         .contains("and 1.86× as fast as `heap`");
   }
 
@@ -117,5 +118,18 @@ class AdvisorTest {
         .contains("within 5% of `cascade` (100 ns) with less lateness (a mean of 0.25 against"
             + " 0.75 ticks)")
         .contains("`wheel` and `cascade` are within the noise");
+  }
+
+  @Test
+  void heapWithinTheNoiseIsNamedAmongTheTiedNotComparedBeside() {
+    List<ReplayResult> results = List.of(
+        result("lawn", 152, 1.0, 38, 0, Map.of()),
+        result("heap", 247, 1.3, 58, 0, Map.of()));
+
+    assertThat(Advisor.recommend(PROFILE, results, "1 ms"))
+        .startsWith("Use `lawn`")
+        .contains("`lawn` and `heap` are within the noise of this replay: repeated passes timed"
+            + " the trace up to 130% slower")
+        .doesNotContain("as fast as `heap`");
   }
 }
