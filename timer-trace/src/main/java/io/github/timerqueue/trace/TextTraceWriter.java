@@ -33,18 +33,14 @@ final class TextTraceWriter extends RecordSink {
 
   @Override
   public void schedule(long id, long delay) throws IOException {
-    line(TraceOp.SCHEDULE);
-    field(id);
-    field(Math.max(delay, 0));
+    timer(TraceOp.SCHEDULE, id, delay);
     end();
   }
 
   @Override
   public void scheduleWithin(long id, long delay, long range) throws IOException {
     checkRange(range);
-    line(TraceOp.SCHEDULE_WITHIN);
-    field(id);
-    field(Math.max(delay, 0));
+    timer(TraceOp.SCHEDULE_WITHIN, id, delay);
     field(range);
     end();
   }
@@ -58,9 +54,7 @@ final class TextTraceWriter extends RecordSink {
 
   @Override
   public void reschedule(long id, long delay) throws IOException {
-    line(TraceOp.RESCHEDULE);
-    field(id);
-    field(Math.max(delay, 0));
+    timer(TraceOp.RESCHEDULE, id, delay);
     end();
   }
 
@@ -99,6 +93,13 @@ final class TextTraceWriter extends RecordSink {
     out.write(Long.toString(time));
     out.write(' ');
     out.write(op.textName());
+  }
+
+  /** Starts the line of an operation that arms timer {@code id}, a negative delay written as 0. */
+  private void timer(TraceOp op, long id, long delay) throws IOException {
+    line(op);
+    field(id);
+    field(Math.max(delay, 0));
   }
 
   private void field(long value) throws IOException {
