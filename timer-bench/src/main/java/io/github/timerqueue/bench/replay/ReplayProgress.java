@@ -11,9 +11,11 @@ import java.util.Locale;
  *
  * <p>A contender's work is counted in passes over the trace: the warm-up (the share of the trace
  * its records take), the measured passes, and the memory pass (up to the peak population; counted
- * as a whole pass until it starts). Contenders not yet started are assumed to take as long as the
- * one running, so a contender much slower than the others (Agrona's wheel, polled every tick of a
- * long idle trace) makes the estimate short until it runs.
+ * as a whole pass until it starts). What is left of the contender runs at the speed of the pass
+ * running, which the warm-up, still compiling, does not tell: during it only the time left for
+ * the warm-up is given. Contenders not yet started are assumed to take as long as the one running,
+ * so a contender much slower than the others (Agrona's wheel, polled every tick of a long idle
+ * trace) makes the estimate short until it runs.
  */
 final class ReplayProgress {
   static final long PRINT_EVERY_SECONDS = 5;
@@ -40,6 +42,8 @@ final class ReplayProgress {
   private double phasePasses;
   /** Passes the phases still to come take. */
   private double passesAfter;
+  /** The running phase's number for this contender, from 1: the first is the warm-up. */
+  private int phaseNumber;
 
   /**
    * Progress for {@code contenders} contenders, of which {@code started} began before this one
@@ -66,6 +70,7 @@ final class ReplayProgress {
     contenderStart = System.nanoTime();
     passesDone = 0;
     phasePasses = 0;
+    phaseNumber = 0;
   }
 
   /**
@@ -74,6 +79,7 @@ final class ReplayProgress {
    */
   void phase(String phase, long limit, double passesAfter) {
     passesDone += phasePasses;
+    phaseNumber++;
     this.phase = phase;
     this.limit = limit;
     this.passesAfter = passesAfter;
@@ -98,14 +104,18 @@ final class ReplayProgress {
     }
     lastPrint = now;
     double phaseElapsed = (now - phaseStart) / 1e9;
-    double done = passesDone + fraction * phasePasses;
-    double contenderPasses = passesDone + phasePasses + passesAfter;
-    double secondsPerPass = (now - contenderStart) / 1e9 / done;
-    double contenderLeft = (contenderPasses - done) * secondsPerPass;
-    double replayLeft = contenderLeft + (contenders - index) * contenderPasses * secondsPerPass;
+    String phaseLeft = minutes(phaseElapsed / fraction - phaseElapsed);
+    if (phaseNumber == 1) {
+      out.printf(Locale.ROOT, "    %s, %s: %.0f%% of this pass, about %s left for it%n", label,
+          phase, 100 * fraction, phaseLeft);
+      return;
+    }
+    double secondsPerPass = phaseElapsed / (fraction * phasePasses);
+    double contenderLeft = ((1 - fraction) * phasePasses + passesAfter) * secondsPerPass;
+    double contenderTotal = (now - contenderStart) / 1e9 + contenderLeft;
+    double replayLeft = contenderLeft + (contenders - index) * contenderTotal;
     out.printf(Locale.ROOT, "    %s, %s: %.0f%% of this pass, about %s left for it, %s for the"
-            + " whole replay%n", label, phase, 100 * fraction,
-        minutes(phaseElapsed / fraction - phaseElapsed), minutes(replayLeft));
+        + " whole replay%n", label, phase, 100 * fraction, phaseLeft, minutes(replayLeft));
   }
 
   /** The running contender ended with {@code summary}. */

@@ -11,7 +11,7 @@ class RecordingOverheadTest {
 
   /** A round whose owner takes {@code off} and {@code on} ns and whose writer takes {@code cpu}. */
   private static Overhead round(double off, double on, double cpu) {
-    return new Overhead(off, on, off * 2, on * 2, cpu, 0, 50, 60, 1_000, 100_000);
+    return new Overhead(off, on, off * 2, on * 2, cpu, 0, 950_000, 50, 60, 1_000, 100_000);
   }
 
   @Test
@@ -20,6 +20,8 @@ class RecordingOverheadTest {
 
     assertThat(o.shareOfBudget()).isEqualTo(0.07);
     assertThat(RecordingOverhead.verdict(o, "wheel"))
+        .contains("offered a million operations per second (one every 1000 ns; 950,000 a second"
+            + " achieved)")
         .contains("a median of 100.0 ns per operation without recording, 130.0 ns with (+30%)")
         .contains("writer thread: 40.0 ns of CPU per operation; 0 operations dropped")
         .contains("recording takes 7.0% of each operation's microsecond (owner +30.0 ns + writer"
