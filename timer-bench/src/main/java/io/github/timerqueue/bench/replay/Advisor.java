@@ -166,10 +166,11 @@ final class Advisor {
     for (ReplayResult r : tiedRivals) {
       spread = Math.max(spread, spread(r));
     }
-    return String.format(Locale.ROOT, "`%s` and %s are within the noise of this replay:"
-        + " repeated passes timed the trace up to %.0f%% slower than their best, and results closer"
-        + " than that (or than %.0f%%) count as a tie, so their order in time may swap between"
-        + " runs; the advice takes the least memory, then lateness, then wake-ups, which do not. ",
+    return String.format(Locale.ROOT, "`%s` and %s are within the noise of this replay: a"
+        + " typical chunk of the trace took up to %.0f%% longer in its next-best pass than in its"
+        + " best, and results closer than that (or than %.0f%%) count as a tie, so their order in"
+        + " time may swap between runs; the advice takes the least memory, then lateness, then"
+        + " wake-ups, which do not. ",
         pick.contender().label(), names, 100 * spread, 100 * (TIE - 1));
   }
 

@@ -8,10 +8,12 @@ import java.util.Arrays;
  * only ever adds time to a chunk (a preemption, another process's cache traffic), so the least of
  * its times is the best estimate of its cost, and their sum of the cost of the trace.
  *
- * <p>How far that estimate is from the one the next-best time of each chunk gives ({@link
- * #spread()}) is how reproducible the least times are: the noise of the measurement, which the
- * advice uses to call contenders closer than that a tie. (A pass's whole time is no measure of it:
- * on a machine busier than its cores, it counts every preemption the least times leave out.)
+ * <p>How far a typical chunk's next-best time is from its least ({@link #spread()}) is how
+ * reproducible the least times are: the noise of the measurement, which the advice uses to call
+ * contenders closer than that a tie. It is the median over the chunks, not a ratio of sums: a
+ * chunk whose next-best time met a preemption is an outlier that the least times already leave
+ * out, as they leave out the preemptions that make a whole pass's time no measure of the noise on
+ * a machine busier than its cores.
  */
 final class ChunkTimes {
   private long[] least = new long[1024];
@@ -55,23 +57,25 @@ final class ChunkTimes {
   }
 
   /**
-   * How much more the chunks' next-best times add up to than their least times, as a fraction (0.2
-   * is 20% more); NaN unless every chunk timed was timed at least twice.
+   * How much longer a chunk's next-best time is than its least, as a fraction (0.2 is 20% more):
+   * the median over the chunks timed; NaN unless every chunk timed was timed at least twice.
    */
   double spread() {
-    long leastTotal = 0;
-    long nextTotal = 0;
-    boolean any = false;
+    double[] ratios = new double[least.length];
+    int n = 0;
     for (int i = 0; i < least.length; i++) {
       if (records[i] > 0) {
         if (times[i] < 2) {
           return Double.NaN;
         }
-        leastTotal += least[i];
-        nextTotal += nextLeast[i];
-        any = true;
+        ratios[n++] = (double) nextLeast[i] / Math.max(least[i], 1);
       }
     }
-    return any && leastTotal > 0 ? (double) nextTotal / leastTotal - 1 : Double.NaN;
+    if (n == 0) {
+      return Double.NaN;
+    }
+    Arrays.sort(ratios, 0, n);
+    double median = n % 2 == 1 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2;
+    return median - 1;
   }
 }

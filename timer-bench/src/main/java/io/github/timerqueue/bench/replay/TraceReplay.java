@@ -182,8 +182,8 @@ public final class TraceReplay {
             String.format(Locale.ROOT, "%,d", r.maxLateness())));
       }
       text.append(String.format(Locale.ROOT, "%nns/op: the trace's mix, each chunk of records at"
-          + " its least time over the measured passes; spread: how much more the chunks' next-best"
-          + " times add up to, the noise of ns/op.%n"));
+          + " its least time over the measured passes; spread: how much longer a typical chunk took"
+          + " in its next-best pass, the noise of ns/op.%n"));
       text.append(System.lineSeparator()).append(recommendation).append(System.lineSeparator());
       return text.toString();
     }

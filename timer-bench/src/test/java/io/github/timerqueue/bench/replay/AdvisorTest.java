@@ -88,9 +88,9 @@ class AdvisorTest {
         .startsWith("Use `lawn` at a resolution of 1 ms")
         .contains("in 99.6 ns per operation, within 30% of `wheel` (79.4 ns) with less memory"
             + " (38 against 39 bytes per timer)")
-        .contains("`lawn` and `wheel` are within the noise of this replay: repeated passes timed"
-            + " the trace up to 30% slower than their best, and results closer than that (or than"
-            + " 5%) count as a tie")
+        .contains("`lawn` and `wheel` are within the noise of this replay: a typical chunk of the"
+            + " trace took up to 30% longer in its next-best pass than in its best, and results"
+            + " closer than that (or than 5%) count as a tie")
         .contains("and 1.86× as fast as `heap`");
   }
 
@@ -128,8 +128,8 @@ class AdvisorTest {
 
     assertThat(Advisor.recommend(PROFILE, results, "1 ms"))
         .startsWith("Use `lawn`")
-        .contains("`lawn` and `heap` are within the noise of this replay: repeated passes timed"
-            + " the trace up to 130% slower")
+        .contains("`lawn` and `heap` are within the noise of this replay: a typical chunk of the"
+            + " trace took up to 130% longer")
         .doesNotContain("as fast as `heap`");
   }
 }
