@@ -21,16 +21,10 @@ import org.agrona.DeadlineTimerWheel;
  *   <li>There is no query for the next deadline, so {@link #nextExpiryDelay()} is not expressible.
  * </ul>
  *
- * <p>The wheel is given the common resolution as its tick, and one spoke per {@value
- * #TIMERS_PER_SPOKE} timers of the population it is created for (a power of two between {@value
- * #MIN_SPOKES} and {@value #MAX_SPOKES}): Agrona's spokes never change number and each spoke is an
- * array scanned whole on every poll, so a user sizes the wheel for the load, and so do we.
+ * <p>The wheel is given the common resolution as its tick, and spokes for the population it is
+ * created for ({@link AgronaWheels#spokesFor}).
  */
 final class AgronaTimers implements Timers {
-  static final int TIMERS_PER_SPOKE = 16;
-  static final int MIN_SPOKES = 64;
-  static final int MAX_SPOKES = 1 << 16;
-
   /** An id no timer has: its spoke number is past any wheel's. */
   private static final long NO_TIMER = Long.MAX_VALUE;
 
@@ -41,19 +35,9 @@ final class AgronaTimers implements Timers {
 
   AgronaTimers(int capacity) {
     this.wheel = new DeadlineTimerWheel(
-        TimeUnit.NANOSECONDS, Scenario.START_TIME, Scenario.RESOLUTION, spokesFor(capacity));
+        TimeUnit.NANOSECONDS, Scenario.START_TIME, Scenario.RESOLUTION, AgronaWheels.spokesFor(capacity));
     this.ids = new long[capacity];
     Arrays.fill(ids, NO_TIMER);
-  }
-
-  /** The number of spokes for a population: about {@value #TIMERS_PER_SPOKE} timers per spoke. */
-  static int spokesFor(int timers) {
-    int wanted = Math.max(timers / TIMERS_PER_SPOKE, 1);
-    int spokes = Integer.highestOneBit(wanted);
-    if (spokes < wanted) {
-      spokes <<= 1;
-    }
-    return Math.min(Math.max(spokes, MIN_SPOKES), MAX_SPOKES);
   }
 
   @Override
@@ -78,13 +62,7 @@ final class AgronaTimers implements Timers {
   @Override
   public int advance(long now, DelaySequence rearmDelays) {
     this.rearmDelays = rearmDelays;
-    int fired = 0;
-    long tickEnd;
-    do {
-      tickEnd = wheel.currentTickTime();
-      fired += wheel.poll(now, rearm, Integer.MAX_VALUE);
-    } while (wheel.currentTickTime() != tickEnd);
-    return fired;
+    return AgronaWheels.advance(wheel, now, rearm);
   }
 
   private boolean rearm(TimeUnit timeUnit, long now, long timerId) {

@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * The results as a table, workload by contender: as aligned text for the terminal and as Markdown
- * for the README. Each cell is the time (ns per operation, or per fired timer for the expiring
+ * for docs/benchmarks.md. Each cell is the time (ns per operation, or per fired timer for the expiring
  * workloads) with its 99.9% confidence half-width, and the bytes allocated per the same unit.
  */
 final class ResultTable {
@@ -103,6 +103,53 @@ final class ResultTable {
     return md.toString();
   }
 
+  /**
+   * Each strategy's time as a ratio to Agrona's in the same row (below 1: faster than Agrona), and
+   * its memory per pending timer as a ratio to Agrona's, in Markdown; empty if Agrona was not run.
+   * A row Agrona cannot express is left out.
+   */
+  static String ratiosToAgrona(Results results) {
+    List<String> strategies = new ArrayList<>(results.contenders());
+    if (!strategies.remove(Contenders.AGRONA) || strategies.isEmpty()) {
+      return "";
+    }
+    StringBuilder md = new StringBuilder("| strategy ÷ Agrona | Pending |");
+    for (String strategy : strategies) {
+      md.append(' ').append(strategy).append(" |");
+    }
+    md.append("\n|---|---:|").append("---:|".repeat(strategies.size())).append('\n');
+    for (Results.Row row : results.rows()) {
+      Optional<Measurement> agrona = results.find(row, Contenders.AGRONA);
+      if (agrona.isEmpty()) {
+        continue;
+      }
+      md.append("| ").append(row.label()).append(" | ").append(Numbers.count(row.pending()))
+          .append(" |");
+      for (String strategy : strategies) {
+        Optional<Measurement> m = results.find(row, strategy);
+        md.append(' ').append(m.isPresent()
+            ? ratio(m.get().nanos(), agrona.get().nanos()) : absent(row.workload(), strategy))
+            .append(" |");
+      }
+      md.append('\n');
+    }
+    Double agronaBytes = results.bytesPerTimer().get(Contenders.AGRONA);
+    if (agronaBytes != null) {
+      md.append("| memory per pending timer | ").append(Numbers.count(results.memoryTimers()))
+          .append(" |");
+      for (String strategy : strategies) {
+        Double bytes = results.bytesPerTimer().get(strategy);
+        md.append(' ').append(bytes == null ? "failed" : ratio(bytes, agronaBytes)).append(" |");
+      }
+      md.append('\n');
+    }
+    return md.toString();
+  }
+
+  private static String ratio(double value, double agrona) {
+    return String.format(Locale.ROOT, "%.2f", value / agrona);
+  }
+
   /** The time with its error; a single measured iteration has none. */
   private static String time(Measurement m) {
     String nanos = Numbers.nanos(m.nanos());
@@ -134,8 +181,8 @@ final class ResultTable {
     }
     if (results.contenders().contains(Contenders.AGRONA)) {
       legend.append(Contenders.AGRONA).append(": DeadlineTimerWheel with one spoke per ")
-          .append(AgronaTimers.TIMERS_PER_SPOKE).append(" pending timers (")
-          .append(AgronaTimers.MIN_SPOKES).append(" to ").append(AgronaTimers.MAX_SPOKES)
+          .append(AgronaWheels.TIMERS_PER_SPOKE).append(" pending timers (")
+          .append(AgronaWheels.MIN_SPOKES).append(" to ").append(AgronaWheels.MAX_SPOKES)
           .append(" spokes), tick = the common resolution.\n");
     }
     return legend.toString();

@@ -44,10 +44,10 @@ class TimersAgreementTest {
 
   @Test
   void agronaWheelIsSizedForItsPopulation() {
-    assertThat(AgronaTimers.spokesFor(1_000)).isEqualTo(64);
-    assertThat(AgronaTimers.spokesFor(100_000)).isEqualTo(8_192);
-    assertThat(AgronaTimers.spokesFor(1_000_000)).isEqualTo(65_536);
-    assertThat(AgronaTimers.spokesFor(100_000_000)).isEqualTo(65_536);
+    assertThat(AgronaWheels.spokesFor(1_000)).isEqualTo(64);
+    assertThat(AgronaWheels.spokesFor(100_000)).isEqualTo(8_192);
+    assertThat(AgronaWheels.spokesFor(1_000_000)).isEqualTo(65_536);
+    assertThat(AgronaWheels.spokesFor(100_000_000)).isEqualTo(65_536);
   }
 
   /**

@@ -6,7 +6,7 @@ import java.util.Objects;
 import java.util.zip.CRC32;
 
 /** Writes the binary form: header, then blocks of records each closed by a CRC-32. */
-final class BinaryTraceWriter implements TraceWriter {
+final class BinaryTraceWriter extends RecordSink {
   /*
    * A record never spans blocks: a block is written out once fewer than MAX_RECORD bytes are left,
    * so the reader can check a block's CRC before it decodes anything in it. The encoder state (the
@@ -14,24 +14,20 @@ final class BinaryTraceWriter implements TraceWriter {
    * record; any change to it is a new version of the format.
    */
   private final OutputStream out;
-  private final TraceHeader header;
   private final byte[] block = new byte[Binary.MAX_BLOCK];
   /** A block's length before it and its CRC after it. */
   private final byte[] frame = new byte[5];
   private final CRC32 crc = new CRC32();
   private final RecentDelays recentDelays = new RecentDelays();
   private int position;
-  private long time;
   private long ticks;
   private long maxId = -1;
-  private long records;
   private long droppedTotal;
   private boolean closed;
 
   BinaryTraceWriter(OutputStream out, TraceHeader header) throws IOException {
+    super(header);
     this.out = Objects.requireNonNull(out, "out");
-    this.header = Objects.requireNonNull(header, "header");
-    this.time = header.startTime();
     position = 0;
     block[position++] = Binary.MAGIC[0];
     block[position++] = Binary.MAGIC[1];
@@ -49,17 +45,8 @@ final class BinaryTraceWriter implements TraceWriter {
   }
 
   @Override
-  public TraceHeader header() {
-    return header;
-  }
-
-  @Override
   public void advance(long now) throws IOException {
-    if (now - time < 0) {
-      throw new IllegalArgumentException(
-          "advance to " + now + " is earlier than the trace's time " + time
-              + "; a trace's clock never moves backwards");
-    }
+    checkAdvance(now);
     long target = header.ticksAt(now);
     long delta = target - ticks;
     if (delta < 0) {
@@ -86,9 +73,7 @@ final class BinaryTraceWriter implements TraceWriter {
 
   @Override
   public void scheduleWithin(long id, long delay, long range) throws IOException {
-    if (range < 0) {
-      throw new IllegalArgumentException("range must be at least 0, but was " + range);
-    }
+    checkRange(range);
     newTimer(Binary.SCHEDULE_WITHIN, id, delay);
     putVarint(header.delayTicks(range));
     records++;
@@ -146,19 +131,12 @@ final class BinaryTraceWriter implements TraceWriter {
 
   @Override
   public void dropped(long count) throws IOException {
-    if (count < 1) {
-      throw new IllegalArgumentException("dropped count must be at least 1, but was " + count);
-    }
+    checkDropped(count);
     room();
     block[position++] = Binary.DROPPED;
     putVarint(count);
     droppedTotal += count;
     records++;
-  }
-
-  @Override
-  public long records() {
-    return records;
   }
 
   @Override

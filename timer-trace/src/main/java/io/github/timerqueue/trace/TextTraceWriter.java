@@ -9,36 +9,23 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /** Writes the text form: a header line, then {@code time op [id [delay [range]]]} per line. */
-final class TextTraceWriter implements TraceWriter {
+final class TextTraceWriter extends RecordSink {
   private final Writer out;
-  private final TraceHeader header;
-  private long time;
-  private long records;
   private boolean closed;
 
   TextTraceWriter(OutputStream out, TraceHeader header) throws IOException {
+    super(header);
     this.out = new BufferedWriter(
         new OutputStreamWriter(Objects.requireNonNull(out, "out"), StandardCharsets.US_ASCII),
         1 << 16);
-    this.header = Objects.requireNonNull(header, "header");
-    this.time = header.startTime();
     this.out.write(TextTraceReader.HEADER + " " + Binary.VERSION
         + " unitNanos=" + header.unitNanos() + " resolution=" + header.resolution()
         + " start=" + header.startTime() + "\n");
   }
 
   @Override
-  public TraceHeader header() {
-    return header;
-  }
-
-  @Override
   public void advance(long now) throws IOException {
-    if (now - time < 0) {
-      throw new IllegalArgumentException(
-          "advance to " + now + " is earlier than the trace's time " + time
-              + "; a trace's clock never moves backwards");
-    }
+    checkAdvance(now);
     time = now;
     line(TraceOp.ADVANCE);
     end();
@@ -46,20 +33,14 @@ final class TextTraceWriter implements TraceWriter {
 
   @Override
   public void schedule(long id, long delay) throws IOException {
-    line(TraceOp.SCHEDULE);
-    field(id);
-    field(Math.max(delay, 0));
+    timer(TraceOp.SCHEDULE, id, delay);
     end();
   }
 
   @Override
   public void scheduleWithin(long id, long delay, long range) throws IOException {
-    if (range < 0) {
-      throw new IllegalArgumentException("range must be at least 0, but was " + range);
-    }
-    line(TraceOp.SCHEDULE_WITHIN);
-    field(id);
-    field(Math.max(delay, 0));
+    checkRange(range);
+    timer(TraceOp.SCHEDULE_WITHIN, id, delay);
     field(range);
     end();
   }
@@ -73,9 +54,7 @@ final class TextTraceWriter implements TraceWriter {
 
   @Override
   public void reschedule(long id, long delay) throws IOException {
-    line(TraceOp.RESCHEDULE);
-    field(id);
-    field(Math.max(delay, 0));
+    timer(TraceOp.RESCHEDULE, id, delay);
     end();
   }
 
@@ -87,17 +66,10 @@ final class TextTraceWriter implements TraceWriter {
 
   @Override
   public void dropped(long count) throws IOException {
-    if (count < 1) {
-      throw new IllegalArgumentException("dropped count must be at least 1, but was " + count);
-    }
+    checkDropped(count);
     line(TraceOp.DROPPED);
     field(count);
     end();
-  }
-
-  @Override
-  public long records() {
-    return records;
   }
 
   @Override
@@ -121,6 +93,13 @@ final class TextTraceWriter implements TraceWriter {
     out.write(Long.toString(time));
     out.write(' ');
     out.write(op.textName());
+  }
+
+  /** Starts the line of an operation that arms timer {@code id}, a negative delay written as 0. */
+  private void timer(TraceOp op, long id, long delay) throws IOException {
+    line(op);
+    field(id);
+    field(Math.max(delay, 0));
   }
 
   private void field(long value) throws IOException {

@@ -9,32 +9,64 @@ import java.util.Locale;
  * resolution, serves the trace best, and why.
  *
  * <p>The measure is the cost of the trace's own mix: mean nanoseconds per recorded operation, every
- * kind weighted by how often the trace does it, wake-ups included in the advances. Among the
- * timerqueue strategies within {@value #TIE}&times; of the fastest, the one with the least memory
- * per timer is chosen, since their difference in time is within what a shared machine's noise
- * makes of a replay. Agrona's wheel is reported beside it, faster or not.
+ * kind weighted by how often the trace does it, wake-ups included in the advances. Two results
+ * closer than the noise of the replay are tied: closer than {@value #TIE}&times;, or than the
+ * spread of either's chunk times over its passes if that is wider ({@link #tieFactor}, {@link
+ * ChunkTimes#spread()}). Among the timerqueue
+ * strategies tied with the fastest, the advice takes the one that the replay measured exactly,
+ * not by timing: the least memory per timer, then the least mean lateness, then the fewest
+ * wake-ups; only then the faster. So a trace on which two strategies run neck and neck gets the
+ * same advice from run to run, and the advice names both and says why it prefers one. Agrona's
+ * wheel is reported beside it, faster or not.
  */
 final class Advisor {
-  /** Results within this factor of the fastest count as a tie. */
+  /** Results within this factor of each other count as a tie, however steady their passes. */
   static final double TIE = 1.05;
+
+  /**
+   * The order among tied results: by what the replay counts rather than times (memory, lateness,
+   * wake-ups), which is the same on every run of a trace; the time last.
+   */
+  private static final Comparator<ReplayResult> TIE_BREAK = Comparator
+      .comparingDouble((ReplayResult r) -> Double.isNaN(r.bytesPerTimer()) ? 0 : r.bytesPerTimer())
+      .thenComparingDouble(ReplayResult::meanLateness)
+      .thenComparingLong(ReplayResult::wakeups)
+      .thenComparingDouble(ReplayResult::nanosPerOp);
 
   private Advisor() {}
 
-  /** The recommended contender: a timerqueue strategy, never Agrona. */
-  static ReplayResult pick(List<ReplayResult> results) {
-    List<ReplayResult> ours = results.stream()
+  /** The factor within which {@code a} and {@code b} are tied: the noise of their measurement. */
+  static double tieFactor(ReplayResult a, ReplayResult b) {
+    return Math.max(TIE, 1 + Math.max(spread(a), spread(b)));
+  }
+
+  private static double spread(ReplayResult r) {
+    return Double.isNaN(r.spread()) ? 0 : r.spread();
+  }
+
+  /** Whether {@code a} and {@code b} are within the noise of each other. */
+  static boolean tied(ReplayResult a, ReplayResult b) {
+    double faster = Math.min(a.nanosPerOp(), b.nanosPerOp());
+    double slower = Math.max(a.nanosPerOp(), b.nanosPerOp());
+    return slower <= faster * tieFactor(a, b);
+  }
+
+  /** The timerqueue strategies, not Agrona. */
+  private static List<ReplayResult> ours(List<ReplayResult> results) {
+    return results.stream()
         .filter(r -> !r.contender().strategy().equals(Contender.AGRONA))
         .toList();
+  }
+
+  /** The recommended contender: a timerqueue strategy, never Agrona. */
+  static ReplayResult pick(List<ReplayResult> results) {
+    List<ReplayResult> ours = ours(results);
     if (ours.isEmpty()) {
       throw new IllegalArgumentException("no timerqueue strategy was replayed");
     }
-    double fastest = ours.stream().mapToDouble(ReplayResult::nanosPerOp).min().orElseThrow();
-    return ours.stream()
-        .filter(r -> r.nanosPerOp() <= fastest * TIE)
-        .min(Comparator.comparingDouble(
-            (ReplayResult r) -> Double.isNaN(r.bytesPerTimer()) ? 0 : r.bytesPerTimer())
-            .thenComparingDouble(ReplayResult::nanosPerOp))
-        .orElseThrow();
+    ReplayResult fastest = ours.stream()
+        .min(Comparator.comparingDouble(ReplayResult::nanosPerOp)).orElseThrow();
+    return ours.stream().filter(r -> tied(r, fastest)).min(TIE_BREAK).orElseThrow();
   }
 
   /** The one-paragraph recommendation. */
@@ -52,26 +84,32 @@ final class Advisor {
     text.append(" at a resolution of ").append(resolution).append(" for this trace: it replays ")
         .append("its mix (").append(mix(profile)).append(") in ")
         .append(nanos(pick.nanosPerOp())).append(" ns per operation");
-    ReplayResult next = results.stream()
-        .filter(r -> r != pick && !r.contender().strategy().equals(Contender.AGRONA)
-            && !r.contender().strategy().equals(contender.strategy()))
-        .min(Comparator.comparingDouble(ReplayResult::nanosPerOp)).orElse(null);
-    if (next != null && next.nanosPerOp() < pick.nanosPerOp()) {
-      text.append(", within ").append(String.format(Locale.ROOT, "%.0f%%", (TIE - 1) * 100))
-          .append(" of `").append(next.contender().label()).append("` (")
-          .append(nanos(next.nanosPerOp())).append(" ns) with less memory (")
-          .append(String.format(Locale.ROOT, "%.0f against %.0f", pick.bytesPerTimer(),
-              next.bytesPerTimer())).append(" bytes per timer)");
+    ReplayResult fastest = ours(results).stream()
+        .min(Comparator.comparingDouble(ReplayResult::nanosPerOp)).orElseThrow();
+    List<ReplayResult> rivals = ours(results).stream()
+        .filter(r -> r != pick && !r.contender().strategy().equals(contender.strategy()))
+        .sorted(Comparator.comparingDouble(ReplayResult::nanosPerOp))
+        .toList();
+    List<ReplayResult> tiedRivals = rivals.stream().filter(r -> tied(r, fastest)).toList();
+    ReplayResult next = rivals.isEmpty() ? null : rivals.get(0);
+    String tie = "";
+    if (!tiedRivals.isEmpty()) {
+      ReplayResult rival = tiedRivals.get(0);
+      text.append(", within ")
+          .append(String.format(Locale.ROOT, "%.0f%%", (tieFactor(pick, rival) - 1) * 100))
+          .append(" of `").append(rival.contender().label()).append("` (")
+          .append(nanos(rival.nanosPerOp())).append(" ns)").append(preferred(pick, rival));
+      tie = tie(pick, tiedRivals);
     } else if (next != null) {
       text.append(", ").append(ratio(pick, next)).append(" the next strategy, `")
           .append(next.contender().label()).append("` (").append(nanos(next.nanosPerOp()))
           .append(" ns)");
     }
     results.stream().filter(r -> r.contender().strategy().equals("heap") && r != pick
-            && r != next)
+            && r != next && !tiedRivals.contains(r))
         .findFirst().ifPresent(heap -> text.append(", and ").append(ratio(pick, heap))
             .append(" `heap`"));
-    text.append(". ");
+    text.append(". ").append(tie);
     if (!Double.isNaN(pick.bytesPerTimer())) {
       text.append("At the peak of ").append(String.format(Locale.ROOT, "%,d", pick.peakPending()))
           .append(" pending timers it takes ")
@@ -96,6 +134,44 @@ final class Advisor {
           .append(" operations, so the trace is incomplete; record with a larger buffer.");
     }
     return text.toString().trim();
+  }
+
+  /** Why {@code pick} is preferred to {@code rival}, tied with it: the first measure that differs. */
+  private static String preferred(ReplayResult pick, ReplayResult rival) {
+    if (!Double.isNaN(pick.bytesPerTimer()) && !Double.isNaN(rival.bytesPerTimer())
+        && pick.bytesPerTimer() != rival.bytesPerTimer()) {
+      return String.format(Locale.ROOT, " with less memory (%.0f against %.0f bytes per timer)",
+          pick.bytesPerTimer(), rival.bytesPerTimer());
+    }
+    if (pick.meanLateness() != rival.meanLateness()) {
+      return String.format(Locale.ROOT, " with less lateness (a mean of %.2f against %.2f ticks)",
+          pick.meanLateness(), rival.meanLateness());
+    }
+    if (pick.wakeups() != rival.wakeups()) {
+      return String.format(Locale.ROOT, " with fewer wake-ups (%,d against %,d)", pick.wakeups(),
+          rival.wakeups());
+    }
+    return pick.nanosPerOp() <= rival.nanosPerOp() ? ", and faster in this run"
+        : ", and alike in memory, lateness and wake-ups";
+  }
+
+  /** The sentence that says which strategies tie with the pick and what decided between them. */
+  private static String tie(ReplayResult pick, List<ReplayResult> tiedRivals) {
+    StringBuilder names = new StringBuilder();
+    for (ReplayResult r : tiedRivals) {
+      names.append(names.length() == 0 ? "" : ", ").append('`').append(r.contender().label())
+          .append('`');
+    }
+    double spread = spread(pick);
+    for (ReplayResult r : tiedRivals) {
+      spread = Math.max(spread, spread(r));
+    }
+    return String.format(Locale.ROOT, "`%s` and %s are within the noise of this replay: a"
+        + " typical chunk of the trace took up to %.0f%% longer in its next-best pass than in its"
+        + " best, and results closer than that (or than %.0f%%) count as a tie, so their order in"
+        + " time may swap between runs; the advice takes the least memory, then lateness, then"
+        + " wake-ups, which do not. ",
+        pick.contender().label(), names, 100 * spread, 100 * (TIE - 1));
   }
 
   private static String why(TraceProfile profile, ReplayResult pick) {
@@ -146,6 +222,11 @@ final class Advisor {
     return ratio >= 1
         ? String.format(Locale.ROOT, "%.2f× as fast as", ratio)
         : String.format(Locale.ROOT, "%.2f× slower than", 1 / ratio);
+  }
+
+  /** A spread as a percentage: "+12%", or "-" if not measured. */
+  static String percent(double spread) {
+    return Double.isNaN(spread) ? "-" : String.format(Locale.ROOT, "+%.0f%%", 100 * spread);
   }
 
   static String nanos(double value) {

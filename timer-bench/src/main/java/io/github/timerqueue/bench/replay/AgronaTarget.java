@@ -1,20 +1,18 @@
 package io.github.timerqueue.bench.replay;
 
+import io.github.timerqueue.bench.AgronaWheels;
 import java.util.concurrent.TimeUnit;
 import org.agrona.DeadlineTimerWheel;
 
 /**
  * Agrona's {@link DeadlineTimerWheel} under replay, through its own API, with a tick of one trace
- * tick and spokes sized for the trace's peak population. Where the API differs, the closest honest equivalent:
- * {@code scheduleWithin} schedules at the earliest time (never early), {@code reschedule} is {@code
- * cancelTimer} then {@code scheduleTimer}, and since it has no next-deadline query, an event loop
- * polls it every tick while timers are pending ({@link #nextExpiryDelay()} says 1).
+ * tick and spokes sized for the trace's peak population. Where the API differs, the closest honest
+ * equivalent: {@code scheduleWithin} schedules at the earliest time (never early), {@code
+ * reschedule} is {@code cancelTimer} then {@code scheduleTimer}, and since it has no next-deadline
+ * query, an event loop polls it every tick while timers are pending ({@link #nextExpiryDelay()}
+ * says 1).
  */
 final class AgronaTarget implements ReplayTarget {
-  private static final int TIMERS_PER_SPOKE = 16;
-  private static final int MIN_SPOKES = 64;
-  private static final int MAX_SPOKES = 1 << 16;
-
   private final DeadlineTimerWheel wheel;
   private final LongIntMap slotOfId = new LongIntMap();
   private long[] ids = new long[1024];
@@ -22,15 +20,12 @@ final class AgronaTarget implements ReplayTarget {
   private Fired fired;
 
   /**
-   * Creates the wheel for a peak of {@code peakTimers} pending timers: Agrona's spokes never change
-   * number and each is an array scanned whole on every poll, so a user sizes the wheel for the
-   * load, about 16 timers per spoke (a power of two from 64 to 65,536), as the benchmarks do.
+   * Creates the wheel for a peak of {@code peakTimers} pending timers, sized for that load as the
+   * benchmarks size it ({@link AgronaWheels#spokesFor}).
    */
   AgronaTarget(long peakTimers) {
-    long wanted = Math.max(peakTimers / TIMERS_PER_SPOKE, 1);
-    long spokes = Long.highestOneBit(wanted) < wanted ? Long.highestOneBit(wanted) << 1 : wanted;
     this.wheel = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, 0, 1,
-        (int) Math.min(Math.max(spokes, MIN_SPOKES), MAX_SPOKES));
+        AgronaWheels.spokesFor(peakTimers));
   }
 
   @Override
@@ -49,27 +44,23 @@ final class AgronaTarget implements ReplayTarget {
   }
 
   @Override
-  public void cancel(int slot) {
-    wheel.cancelTimer(ids[slot]);
+  public boolean cancel(int slot) {
+    boolean wasPending = wheel.cancelTimer(ids[slot]);
     slotOfId.remove(ids[slot]);
+    return wasPending;
   }
 
   @Override
-  public void reschedule(int slot, long deadline) {
-    cancel(slot);
+  public boolean reschedule(int slot, long deadline) {
+    boolean wasPending = cancel(slot);
     schedule(slot, deadline);
+    return wasPending;
   }
 
   @Override
   public int advance(long now, Fired fired) {
     this.fired = fired;
-    int count = 0;
-    long tick;
-    do {
-      tick = wheel.currentTickTime();
-      count += wheel.poll(now, onFire, Integer.MAX_VALUE);
-    } while (wheel.currentTickTime() != tick);
-    return count;
+    return AgronaWheels.advance(wheel, now, onFire);
   }
 
   private boolean onFire(TimeUnit unit, long now, long timerId) {

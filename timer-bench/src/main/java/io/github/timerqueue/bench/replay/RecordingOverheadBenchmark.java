@@ -29,22 +29,23 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * What recording costs the thread that owns the timers: the idle-timeout pattern (re-arm a random
- * one of 10,000 timers to 30 s ahead, the clock moving a millisecond every 64 operations) on a
- * plain queue ({@code off}), on a {@link RecordingTimerQueue} with the disabled recorder ({@code
- * disabled}), and on one recording into a binary trace file ({@code on}).
+ * What recording costs: the idle-timeout pattern (re-arm a random one of 10,000 timers to 30 s
+ * ahead, the clock moving a millisecond every 64 operations) on a plain queue ({@code off}), on a
+ * {@link RecordingTimerQueue} with the disabled recorder ({@code disabled}), and on one recording
+ * into a binary trace file ({@code on}).
  *
- * <p>{@link #rearm} runs flat out: far more than a million operations per second, more than the
- * writer thread keeps up with on a loaded machine, so the recorder drops (and counts) what it
- * cannot buffer; the count is printed at the end of each trial. {@link #rearmAtAMillionPerSecond}
- * adds about a microsecond of other work per operation ({@link Blackhole#consumeCPU}), the load of
- * the issue's target: there the writer keeps up, and the difference to {@code off} is the cost of
- * recording at that rate to the thread that owns the timers. The writer thread's CPU time per
- * recorded operation is printed at the end of each {@code on} trial: the cost to the rest of the
- * machine.
+ * <p>{@link #rearmAtAMillionPerSecond} offers the issue's load: one operation every microsecond,
+ * each started on that schedule (an untimed spin before it, {@link Pace}), so the writer thread
+ * has the other core's share of a microsecond per operation, as in a service at that rate. Its
+ * score is the owner thread's time per operation alone, sampled (every invocation is timed, so the
+ * result also has its median). {@link #rearm} runs flat out: far more
+ * than a million operations per second, more than the writer keeps up with on a loaded machine,
+ * so the recorder drops (and counts) what it cannot buffer. With {@link RecorderProfiler} ({@code
+ * -prof}) each {@code on} result also carries the writer thread's CPU time per operation, the
+ * other half of what recording costs, and the operations dropped; {@link RecordingOverhead} runs
+ * both and says whether recording stays within the issue's 20%.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -56,8 +57,11 @@ public class RecordingOverheadBenchmark {
   private static final int TIMERS = 10_000;
   private static final long MILLISECOND = 1_000_000;
   private static final long IDLE_TIMEOUT = 30_000 * MILLISECOND;
-  /** About a microsecond of other work per operation on a current x86 core. */
-  private static final long WORK_TOKENS = 250;
+  /** The offered load: one operation per microsecond, a million per second. */
+  static final long PERIOD_NANOS = 1_000;
+
+  /** The recorder of the trial running in this JVM, for {@link RecorderProfiler}; null if none. */
+  static volatile TraceRecorder activeRecorder;
 
   /** {@code off}, {@code disabled} or {@code on}. */
   @Param({"off", "disabled", "on"})
@@ -88,6 +92,7 @@ public class RecordingOverheadBenchmark {
       case "on" -> {
         file = Files.createTempFile("recording-overhead", ".trace");
         recorder = TraceRecorder.start(file, TraceHeader.of(TimeUnit.NANOSECONDS, MILLISECOND, 0));
+        activeRecorder = recorder;
         queue = RecordingTimerQueue.wrap(plain, recorder);
       }
       default -> throw new IllegalArgumentException(
@@ -110,6 +115,7 @@ public class RecordingOverheadBenchmark {
       // The writer thread's CPU time is the other half of what recording costs: at a million
       // operations a second, every nanosecond per operation is a thousandth of a core.
       long writerNanos = writerCpuNanos();
+      activeRecorder = null;
       recorder.close();
       long recorded = operations - recorder.dropped();
       System.out.printf("%n  recorder: %,d of %,d operations dropped, trace %,d bytes,"
@@ -121,7 +127,7 @@ public class RecordingOverheadBenchmark {
   }
 
   /** CPU time of the recorder's writer thread so far, or -1 if the JVM does not measure it. */
-  private static long writerCpuNanos() {
+  static long writerCpuNanos() {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     for (long id : threads.getAllThreadIds()) {
       ThreadInfo info = threads.getThreadInfo(id);
@@ -143,10 +149,44 @@ public class RecordingOverheadBenchmark {
     return queue.reschedule(handles[slots[next & (slots.length - 1)]], now + IDLE_TIMEOUT);
   }
 
-  /** The same with about a microsecond of other work: a million operations per second. */
+  /**
+   * The same at a million operations per second: each invocation starts on a one-microsecond
+   * schedule, waiting for its start outside the timed region. Every invocation is timed, so the
+   * result has the distribution (its median is free of the preemptions that a shared machine adds
+   * to the mean).
+   */
   @Benchmark
-  public boolean rearmAtAMillionPerSecond() {
-    Blackhole.consumeCPU(WORK_TOKENS);
+  @BenchmarkMode(Mode.SampleTime)
+  public boolean rearmAtAMillionPerSecond(Pace pace) {
     return rearm();
+  }
+
+  /**
+   * The schedule of a paced run: an open loop of one operation per {@value #PERIOD_NANOS} ns. An
+   * invocation whose start has come runs at once; one that falls more than {@value #MAX_LAG_NANOS}
+   * ns behind (a pause, a preemption of the owner) restarts the schedule from now instead of
+   * catching up in a burst, which would measure the burst and not the load.
+   */
+  @State(Scope.Thread)
+  public static class Pace {
+    static final long MAX_LAG_NANOS = 100_000;
+    private long next;
+
+    /** Starts the schedule. */
+    @Setup(Level.Iteration)
+    public void start() {
+      next = System.nanoTime();
+    }
+
+    /** Waits, untimed, for this invocation's start. */
+    @Setup(Level.Invocation)
+    public void await() {
+      long now = System.nanoTime();
+      while (next - now > 0) {
+        Thread.onSpinWait();
+        now = System.nanoTime();
+      }
+      next = now - next > MAX_LAG_NANOS ? now + PERIOD_NANOS : next + PERIOD_NANOS;
+    }
   }
 }

@@ -9,6 +9,8 @@ package io.github.timerqueue.bench.replay;
  *     reading the clock; NaN for a kind none of them was
  * @param nanosPerOp mean nanoseconds per record of the trace, every kind in the trace's own mix,
  *     from the chunks timed whole, each at its least time over the passes
+ * @param spread how much longer a typical chunk's next-best time over the passes is than its
+ *     least, as a fraction: the noise of {@code nanosPerOp} (NaN after a single pass)
  * @param peakPending the most timers pending at once
  * @param bytesPerTimer memory of the structure per pending timer at the peak, NaN if not measured
  * @param wakeups times the event loop woke between recorded advances for its timers
@@ -21,6 +23,7 @@ record ReplayResult(
     Contender contender,
     double[] nanosByKind,
     double nanosPerOp,
+    double spread,
     long peakPending,
     double bytesPerTimer,
     long wakeups,

@@ -21,11 +21,11 @@ interface ReplayTarget {
   /** Arms the timer of {@code slot}, which is not pending, for a time in the range. */
   void scheduleWithin(int slot, long earliest, long latest);
 
-  /** Cancels the pending timer of {@code slot}. */
-  void cancel(int slot);
+  /** Cancels the pending timer of {@code slot}; returns whether it was pending. */
+  boolean cancel(int slot);
 
-  /** Moves the pending timer of {@code slot} to {@code deadline}. */
-  void reschedule(int slot, long deadline);
+  /** Moves the pending timer of {@code slot} to {@code deadline}; returns whether it was pending. */
+  boolean reschedule(int slot, long deadline);
 
   /** Moves the clock to {@code now}, handing each timer that fires to {@code fired}; returns how many. */
   int advance(long now, Fired fired);

@@ -17,7 +17,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.LongConsumer;
 import org.openjdk.jol.info.GraphStats;
 
 /**
@@ -165,13 +164,15 @@ public final class TraceReplay {
           Math.min(profile.distinctDelays(), DelayProfile.MAX_DISTINCT),
           profile.distinctDelays() > DelayProfile.MAX_DISTINCT ? "+" : "",
           profile.dropped() > 0 ? ", " + profile.dropped() + " DROPPED" : ""));
-      text.append(String.format(Locale.ROOT, "%-28s %9s %9s %9s %9s %9s %9s %9s %9s %9s%n",
-          "contender", "ns/op", "schedule", "cancel", "resched.", "advance", "B/timer",
-          "wake-ups", "idle", "late max"));
+      text.append(String.format(Locale.ROOT,
+          "%-28s %9s %7s %9s %9s %9s %9s %9s %9s %9s %9s%n", "contender", "ns/op", "spread",
+          "schedule", "cancel", "resched.", "advance", "B/timer", "wake-ups", "idle",
+          "late max"));
       for (ReplayResult r : results) {
         double[] k = r.nanosByKind();
-        text.append(String.format(Locale.ROOT, "%-28s %9s %9s %9s %9s %9s %9s %9s %9s %9s%n",
-            r.contender().label(), Advisor.nanos(r.nanosPerOp()),
+        text.append(String.format(Locale.ROOT,
+            "%-28s %9s %7s %9s %9s %9s %9s %9s %9s %9s %9s%n",
+            r.contender().label(), Advisor.nanos(r.nanosPerOp()), Advisor.percent(r.spread()),
             Advisor.nanos(k[ReplayPass.SCHEDULE]), Advisor.nanos(k[ReplayPass.CANCEL]),
             Advisor.nanos(k[ReplayPass.RESCHEDULE]), Advisor.nanos(k[ReplayPass.ADVANCE]),
             Double.isNaN(r.bytesPerTimer()) ? "-"
@@ -180,6 +181,9 @@ public final class TraceReplay {
             String.format(Locale.ROOT, "%,d", r.idleWakeups()),
             String.format(Locale.ROOT, "%,d", r.maxLateness())));
       }
+      text.append(String.format(Locale.ROOT, "%nns/op: the trace's mix, each chunk of records at"
+          + " its least time over the measured passes; spread: how much longer a typical chunk took"
+          + " in its next-best pass, the noise of ns/op.%n"));
       text.append(System.lineSeparator()).append(recommendation).append(System.lineSeparator());
       return text.toString();
     }
@@ -213,7 +217,9 @@ public final class TraceReplay {
           json.append(o++ == 0 ? "" : ", ").append(quote(e.getKey())).append(": ")
               .append(quote(e.getValue()));
         }
-        json.append("}, \"nanosPerOp\": ").append(number(r.nanosPerOp())).append(", \"nanosByKind\": {");
+        json.append("}, \"nanosPerOp\": ").append(number(r.nanosPerOp()))
+            .append(", \"spread\": ").append(number(r.spread()))
+            .append(", \"nanosByKind\": {");
         for (int kind = 0; kind < ReplayPass.KINDS; kind++) {
           json.append(kind == 0 ? "" : ", ").append('"').append(ReplayPass.KIND_NAMES[kind])
               .append("\": ").append(number(r.nanosByKind()[kind]));
@@ -264,7 +270,7 @@ public final class TraceReplay {
           + " the trace's resolution " + header.resolution());
     }
     long fileBytes = Files.size(settings.trace());
-    Progress progress = new Progress(out, settings.contenders().size(), fileBytes);
+    ReplayProgress progress = new ReplayProgress(out, settings.contenders().size(), 0, fileBytes);
     out.printf(Locale.ROOT, "Replaying %s (%,d bytes, %s per tick) on %d contenders%n",
         settings.trace(), fileBytes, duration(header, resolution), settings.contenders().size());
 
@@ -277,12 +283,12 @@ public final class TraceReplay {
       if (peak < 0 && contender.strategy().equals(Contender.AGRONA)) {
         ReplayPass count = new ReplayPass(new Contender("heap", Map.of()).create(0),
             header.startTime(), resolution);
-        run(settings.trace(), count, Long.MAX_VALUE, v -> {});
+        run(settings.trace(), count, Long.MAX_VALUE, null);
         peak = count.peakPending;
       }
       progress.begin(contender.label());
       Measured measured = settings.fork()
-          ? forked(settings, contender, resolution, Math.max(peak, 0), out)
+          ? forked(settings, contender, resolution, Math.max(peak, 0), results.size(), out)
           : measure(settings, contender, header, resolution, Math.max(peak, 0), progress);
       if (peak < 0) {
         peak = measured.result().peakPending();
@@ -310,27 +316,29 @@ public final class TraceReplay {
 
   /** Warm-up, measured pass and memory pass of one contender, in this JVM. */
   private static Measured measure(Settings settings, Contender contender, TraceHeader header,
-      long resolution, long peak, Progress progress) throws IOException {
+      long resolution, long peak, ReplayProgress progress) throws IOException {
     double clockCost = OperationTimes.clockCost();
-    progress.phase("warm-up");
+    int memoryPasses = settings.memory() ? 1 : 0;
+    progress.phase("warm-up", WARMUP_RECORDS, settings.passes() + memoryPasses);
     run(settings.trace(), new ReplayPass(contender.create(peak), header.startTime(), resolution,
-        new ChunkTimes(), new OperationTimes()), WARMUP_RECORDS, progress::at);
+        new ChunkTimes(), new OperationTimes()), WARMUP_RECORDS, progress);
     // Every measured pass replays the same chunks; each chunk counts with its least time.
     ChunkTimes chunkTimes = new ChunkTimes();
     OperationTimes operationTimes = new OperationTimes();
     ReplayPass pass = null;
     for (int i = 1; i <= settings.passes(); i++) {
-      progress.phase("measure " + i + "/" + settings.passes());
+      progress.phase("measure " + i + "/" + settings.passes(), ReplayProgress.WHOLE_TRACE,
+          settings.passes() - i + memoryPasses);
       pass = new ReplayPass(contender.create(peak), header.startTime(), resolution, chunkTimes,
           operationTimes);
-      run(settings.trace(), pass, Long.MAX_VALUE, progress::at);
+      run(settings.trace(), pass, Long.MAX_VALUE, progress);
     }
     double bytes = Double.NaN;
     if (settings.memory() && pass.peakPending > 0) {
-      progress.phase("memory");
+      progress.phase("memory", pass.peakRecord, 0);
       ReplayTarget target = contender.create(Math.max(peak, pass.peakPending));
       ReplayPass toPeak = new ReplayPass(target, header.startTime(), resolution);
-      run(settings.trace(), toPeak, pass.peakRecord, progress::at);
+      run(settings.trace(), toPeak, pass.peakRecord, progress);
       long total = GraphStats.parseInstance(target.structure()).totalSize();
       bytes = (double) (total - target.replayBytesPerTimer() * target.size()) / target.size();
     }
@@ -341,10 +349,13 @@ public final class TraceReplay {
   /** The option that makes a JVM replay one contender and print its result line. */
   private static final String CHILD = "--child";
   private static final String RESULT = "RESULT ";
+  /** The options that tell a child JVM how many contenders began before it, and of how many. */
+  private static final String STARTED = "--started";
+  private static final String CONTENDERS = "--contenders";
 
   /** Replays one contender in a fresh JVM, as JMH forks, passing its progress lines through. */
   private static Measured forked(Settings settings, Contender contender, long resolution,
-      long peak, PrintStream out) throws IOException {
+      long peak, int started, PrintStream out) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse("java"));
     command.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
@@ -352,7 +363,8 @@ public final class TraceReplay {
         TraceReplay.class.getName(), CHILD, contender.label(), "--trace",
         settings.trace().toString(), "--resolution", Long.toString(resolution), "--peak",
         Long.toString(peak)));
-    command.addAll(List.of("--passes", Integer.toString(settings.passes())));
+    command.addAll(List.of("--passes", Integer.toString(settings.passes()), STARTED,
+        Integer.toString(started), CONTENDERS, Integer.toString(settings.contenders().size())));
     if (!settings.memory()) {
       command.add("--no-memory");
     }
@@ -390,7 +402,9 @@ public final class TraceReplay {
     try (TraceReader reader = TraceReader.open(settings.trace())) {
       header = reader.header();
     }
-    Progress progress = new Progress(System.out, 1, Files.size(settings.trace()));
+    ReplayProgress progress = new ReplayProgress(System.out,
+        Integer.parseInt(value(args, CONTENDERS, "1")), Integer.parseInt(value(args, STARTED, "0")),
+        Files.size(settings.trace()));
     progress.begin(label);
     Measured m = measure(settings, contender, header, settings.resolution(),
         Long.parseLong(value(args, "--peak", "0")), progress);
@@ -400,7 +414,8 @@ public final class TraceReplay {
     for (double v : r.nanosByKind()) {
       line.append(v).append(' ');
     }
-    line.append(r.nanosPerOp()).append(' ').append(r.peakPending()).append(' ')
+    line.append(r.nanosPerOp()).append(' ').append(r.spread()).append(' ')
+        .append(r.peakPending()).append(' ')
         .append(r.bytesPerTimer()).append(' ').append(r.wakeups()).append(' ')
         .append(r.idleWakeups()).append(' ').append(r.fired()).append(' ')
         .append(r.meanLateness()).append(' ').append(r.maxLateness()).append(' ')
@@ -423,7 +438,7 @@ public final class TraceReplay {
       byKind[k] = Double.parseDouble(f[i++]);
     }
     ReplayResult result = new ReplayResult(contender, byKind, Double.parseDouble(f[i++]),
-        Long.parseLong(f[i++]), Double.parseDouble(f[i++]), Long.parseLong(f[i++]),
+        Double.parseDouble(f[i++]), Long.parseLong(f[i++]), Double.parseDouble(f[i++]), Long.parseLong(f[i++]),
         Long.parseLong(f[i++]), Long.parseLong(f[i++]), Double.parseDouble(f[i++]),
         Long.parseLong(f[i++]));
     long records = Long.parseLong(f[i++]);
@@ -438,10 +453,11 @@ public final class TraceReplay {
     return new Measured(result, profile);
   }
 
-  private static void run(Path trace, ReplayPass pass, long stopAfter, LongConsumer progress)
+  private static void run(Path trace, ReplayPass pass, long stopAfter, ReplayProgress progress)
       throws IOException {
     try (TraceReader reader = TraceReader.open(trace)) {
-      pass.run(reader, stopAfter, progress);
+      pass.run(reader, stopAfter,
+          progress == null ? offset -> { } : offset -> progress.at(pass.records, offset));
     }
   }
 
@@ -451,8 +467,8 @@ public final class TraceReplay {
     for (int kind = 0; kind < ReplayPass.KINDS; kind++) {
       byKind[kind] = Math.max(0, operationTimes.median(kind) - clockCost);
     }
-    return new ReplayResult(contender, byKind, chunkTimes.nanosPerRecord(), pass.peakPending, bytesPerTimer, pass.wakeups, pass.idleWakeups,
-        pass.fired, pass.fired == 0 ? 0 : (double) pass.latenessSum / pass.fired,
+    return new ReplayResult(contender, byKind, chunkTimes.nanosPerRecord(), chunkTimes.spread(),
+        pass.peakPending, bytesPerTimer, pass.wakeups, pass.idleWakeups, pass.fired, pass.fired == 0 ? 0 : (double) pass.latenessSum / pass.fired,
         pass.latenessMax);
   }
 
@@ -469,62 +485,5 @@ public final class TraceReplay {
       unit++;
     }
     return nanos + " " + units[unit];
-  }
-
-  /**
-   * Progress: a line per contender with the time left for the whole replay, and on long traces a
-   * line every 5 s of the measured pass with the share of the trace done and the time left for it.
-   */
-  private static final class Progress {
-    private final PrintStream out;
-    private final int contenders;
-    private final long fileBytes;
-    private final long start = System.nanoTime();
-    private int index;
-    private String label;
-    private String phase;
-    private long phaseStart;
-    private long lastPrint;
-
-    Progress(PrintStream out, int contenders, long fileBytes) {
-      this.out = out;
-      this.contenders = contenders;
-      this.fileBytes = fileBytes;
-    }
-
-    void begin(String label) {
-      this.label = label;
-      index++;
-    }
-
-    void phase(String phase) {
-      this.phase = phase;
-      phaseStart = lastPrint = System.nanoTime();
-    }
-
-    /** Called every 2^16 records with the byte offset reached. */
-    void at(long offset) {
-      long now = System.nanoTime();
-      if (now - lastPrint < 5_000_000_000L || offset == 0) {
-        return;
-      }
-      lastPrint = now;
-      double fraction = (double) offset / fileBytes;
-      double elapsed = (now - phaseStart) / 1e9;
-      out.printf(Locale.ROOT, "    %s, %s: %.0f%% of the trace, about %s left for this pass%n",
-          label, phase, 100 * fraction, minutes(elapsed / fraction - elapsed));
-    }
-
-    void done(String summary) {
-      double elapsed = (System.nanoTime() - start) / 1e9;
-      double left = elapsed / index * (contenders - index);
-      out.printf(Locale.ROOT, "[%d/%d] %-28s %s  (about %s left)%n", index, contenders, label,
-          summary, minutes(left));
-    }
-
-    private static String minutes(double seconds) {
-      long whole = Math.round(seconds);
-      return String.format(Locale.ROOT, "%d:%02d", whole / 60, whole % 60);
-    }
   }
 }

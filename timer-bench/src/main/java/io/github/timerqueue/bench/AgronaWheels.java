@@ -1,0 +1,57 @@
+package io.github.timerqueue.bench;
+
+import org.agrona.DeadlineTimerWheel;
+
+/**
+ * How the benchmarks and the trace replay drive Agrona's {@link DeadlineTimerWheel}: sized for the
+ * load, and advanced to a time as a {@code TimerQueue} is.
+ */
+public final class AgronaWheels {
+  /** The pending timers per spoke the wheel is sized for. */
+  public static final int TIMERS_PER_SPOKE = 16;
+  /** The fewest spokes a wheel is given. */
+  public static final int MIN_SPOKES = 64;
+  /** The most spokes a wheel is given. */
+  public static final int MAX_SPOKES = 1 << 16;
+
+  private AgronaWheels() {}
+
+  /**
+   * The number of spokes for a population: about {@value #TIMERS_PER_SPOKE} timers per spoke, a
+   * power of two from {@value #MIN_SPOKES} to {@value #MAX_SPOKES}. Agrona's spokes never change
+   * number and each spoke is an array scanned whole on every poll, so a user sizes the wheel for
+   * the load, and so do we.
+   *
+   * @param timers the peak number of pending timers, at least 0
+   * @return the spokes to create the wheel with
+   */
+  public static int spokesFor(long timers) {
+    long wanted = Math.max(timers / TIMERS_PER_SPOKE, 1);
+    long spokes = Long.highestOneBit(wanted);
+    if (spokes < wanted) {
+      spokes <<= 1;
+    }
+    return (int) Math.min(Math.max(spokes, MIN_SPOKES), MAX_SPOKES);
+  }
+
+  /**
+   * Moves the wheel's clock to {@code now}, firing what a {@code TimerQueue}'s {@code advance} would
+   * fire: {@code poll} looks at one tick of the wheel per call, so it is called until the wheel's
+   * tick stops moving. O(ticks passed + timers fired + timers in the spokes passed).
+   *
+   * @param wheel the wheel
+   * @param now the time to move to
+   * @param handler receives each timer that fires
+   * @return how many timers fired
+   */
+  public static int advance(DeadlineTimerWheel wheel, long now,
+      DeadlineTimerWheel.TimerHandler handler) {
+    int fired = 0;
+    long tick;
+    do {
+      tick = wheel.currentTickTime();
+      fired += wheel.poll(now, handler, Integer.MAX_VALUE);
+    } while (wheel.currentTickTime() != tick);
+    return fired;
+  }
+}
