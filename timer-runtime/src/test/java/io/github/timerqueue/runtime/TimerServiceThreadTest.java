@@ -169,14 +169,22 @@ class TimerServiceThreadTest {
     }, 1, TimeUnit.HOURS);
     Timeout cancelled = timers.newTimeout(t -> ranAfter.add(-1L), 30, TimeUnit.MILLISECONDS);
 
-    CompletableFuture.runAsync(() -> {
-      cancelled.cancel();
+    boolean cancelledInTime = CompletableFuture.supplyAsync(() -> {
+      boolean pending = cancelled.cancel();
       moved.reschedule(60, TimeUnit.MILLISECONDS);
+      return pending;
     }).get(GENEROUS_SECONDS, TimeUnit.SECONDS);
 
     assertThat(ran.await(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
     Thread.sleep(50);
-    assertThat(ranAfter).hasSize(1);
+    // On a loaded machine the other thread may run after the 30 ms deadline, and its cancel then
+    // rightly finds the timeout run; a cancel that found it pending must keep it from running.
+    if (cancelledInTime) {
+      assertThat(ranAfter).hasSize(1);
+    } else {
+      assertThat(ranAfter).hasSize(2).contains(-1L);
+      ranAfter.remove(-1L);
+    }
     assertThat(ranAfter.get(0)).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(60));
   }
 }
