@@ -117,6 +117,10 @@ public final class TimerService implements AutoCloseable {
   /** The default of {@link Builder#maxBacklog}. */
   public static final long DEFAULT_MAX_BACKLOG = 1 << 14;
   private static final AtomicInteger SERVICE_NUMBERS = new AtomicInteger();
+  /** The counters in {@link #counts}. */
+  private static final int ARMED = 0;
+  private static final int FIRED = 1;
+  private static final int CANCELLED = 2;
 
   final Ticker ticker;
   /** The ticker, if it is a manual one that drives the loop; {@code null} otherwise. */
@@ -145,9 +149,9 @@ public final class TimerService implements AutoCloseable {
   private volatile Throwable failure;
   private final AtomicBoolean endActionRan = new AtomicBoolean();
 
-  private final LongAdder armed = new LongAdder();
-  private final LongAdder fired = new LongAdder();
-  private final LongAdder cancelled = new LongAdder();
+  /** Armed (from not pending), fired and cancelled, counted as every timeout changes. */
+  private final LaneCounters counts =
+      new LaneCounters(RequestQueue.lanesFor(Runtime.getRuntime().availableProcessors()), 3);
   private final LongAdder rejected = new LongAdder();
   private final LongAdder unrun = new LongAdder();
   private final LatenessHistogram lateness = new LatenessHistogram();
@@ -283,13 +287,14 @@ public final class TimerService implements AutoCloseable {
    * Returns how many timeouts are pending: scheduled or re-armed, and not yet expired, cancelled
    * or returned by {@link #stop()}; as {@code HashedWheelTimer.pendingTimeouts()} in Netty. It
    * sums a few striped counters that other threads keep updating, so it is exact once the service
-   * is quiet. Costs a few reads per processor, whatever the number of timeouts; allocates nothing.
+   * is quiet. Costs a few reads per lane (four lanes per processor, at most 64), whatever the
+   * number of timeouts; allocates nothing.
    *
    * @return the number of pending timeouts
    */
   public long pendingTimeouts() {
-    long gone = fired.sum() + cancelled.sum() + unrun.sum();
-    return Math.max(0, armed.sum() - gone);
+    long gone = counts.sum(FIRED) + counts.sum(CANCELLED) + unrun.sum();
+    return Math.max(0, counts.sum(ARMED) - gone);
   }
 
   /**
@@ -308,8 +313,8 @@ public final class TimerService implements AutoCloseable {
    * @return the current statistics
    */
   public TimerStats stats() {
-    return new TimerStats(pendingTimeouts(), fired.sum(), cancelled.sum(), rejected.sum(), loop.wakeups(),
-        loop.throttled(), lateness.snapshot());
+    return new TimerStats(pendingTimeouts(), counts.sum(FIRED), counts.sum(CANCELLED),
+        rejected.sum(), loop.wakeups(), loop.throttled(), lateness.snapshot());
   }
 
   /**
@@ -403,7 +408,7 @@ public final class TimerService implements AutoCloseable {
    */
   void armed(TimerEntry entry, long arming, long deadline, boolean wasPending) {
     if (!wasPending) {
-      armed.increment();
+      counts.increment(ARMED);
     }
     loop.wakeIfBefore(deadline);
     if (stopping && entry.revoke(arming)) {
@@ -415,7 +420,7 @@ public final class TimerService implements AutoCloseable {
   }
 
   void cancelled(TimerEntry entry) {
-    cancelled.increment();
+    counts.increment(CANCELLED);
     release();
     loop.requestSweep();
     try {
@@ -426,7 +431,7 @@ public final class TimerService implements AutoCloseable {
   }
 
   void fired() {
-    fired.increment();
+    counts.increment(FIRED);
     release();
   }
 
