@@ -483,7 +483,11 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
       }
       if (queue != null && !saturates(queue.span)) {
         queue.append(timer);
-        lastQueue = queue;
+        if (queue != lastQueue) {
+          // A reference store pays the garbage collector's write barrier: skip it when, as with
+          // a single TTL, the queue is the last one already.
+          lastQueue = queue;
+        }
         return;
       }
       enqueue(timer, ttl);
