@@ -65,9 +65,9 @@ import java.util.function.Consumer;
  *       memory, where unlinking would write to both neighbours, which in a large queue are cache
  *       misses of their own. The slots it leaves stale are passed at once at either end of the
  *       ring and cleared, in the middle, by an occasional compaction whose cost is {@code O(1)}
- *       amortized per timer that joined, or by the head: it reads the timer a fixed distance
- *       ahead of it each time it moves, so that taking heads from a large queue overlaps their
- *       cache misses instead of waiting for each in turn. Cancelling a timer that is not a queue's head, and
+ *       amortized per timer that joined, or by the head: it reads the timers ahead of it a
+ *       stretch at a time, so that taking heads from a large queue overlaps their cache misses
+ *       instead of waiting for each in turn. Cancelling a timer that is not a queue's head, and
  *       arming one in a TTL that has a queue (the paper's common case), stay on a short path: a
  *       shift of the distance for the TTL when the resolution is a power of two, one map probe,
  *       a check against the queue's precomputed span that the expiry does not saturate, one slot

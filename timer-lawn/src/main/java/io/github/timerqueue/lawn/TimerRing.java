@@ -38,7 +38,7 @@ import java.util.function.Consumer;
  * reference, which spares the garbage collector's write barrier on the path of every expiry. A
  * ring gets there by being <em>trimmed</em>: once it has taken a whole capacity of appends since
  * it last ran out of slots, while the number of slots it used stayed within one of the same
- * value at every {@linkplain #upkeep upkeep} (a steady flow, not a drift), it moves to an
+ * value at every {@linkplain #sweepsAhead sweep} (a steady flow, not a drift), it moves to an
  * array that holds exactly the most it used. A drifting ring is left alone, so trimming does not
  * alternate with growing.
  *
@@ -48,11 +48,11 @@ import java.util.function.Consumer;
  * just read anyway; the stale slots are cleared in bulk, by a sequential pass.
  *
  * <p>Passing the head is where a ring's timers are read one after another (expiring takes heads),
- * so there a ring that {@linkplain #sweepsAhead sweeps ahead} looks ahead: each time the head
- * moves, the slot {@value #SWEEP_SLOTS} tickets further on is <em>swept</em>, its timer read and
- * the slot emptied if it is stale. Reading a timer of a large ring is a cache miss; one per head,
- * each behind the bookkeeping of the last, would be paid one at a time, where a read issued that
- * far ahead overlaps with the work in between, and the head then finds its timer in the cache.
+ * so there a ring that {@linkplain #sweepsAhead sweeps ahead} looks ahead: when the head reaches
+ * the end of what it has looked at, the next {@value #SWEEP_SLOTS} slots are <em>swept</em>, each
+ * timer read and each stale slot emptied, in one tight loop. Reading a timer of a large ring is a
+ * cache miss; one per head, each behind the bookkeeping of the last, would be paid one at a time,
+ * where the sweep's misses overlap. The heads that follow then find their timers in the cache.
  *
  * <p>Tickets are {@code int}s, to keep a {@link LawnTimer} small, and never negative, so that a
  * negative ticket can mean "not pending". A ring that has taken {@value #TICKET_LIMIT} tickets
@@ -70,12 +70,10 @@ class TimerRing<T> {
   /** Most slots an empty ring keeps when it is {@linkplain #release released}. */
   static final int RETAINED_CAPACITY = 1 << 10;
   /**
-   * How far ahead of the head a ring sweeps: enough cache misses in flight to hide most of their
+   * Slots swept at a time ahead of the head: enough cache misses in flight to hide most of their
    * latency, few enough for the processor to keep them all outstanding at once.
    */
   static final int SWEEP_SLOTS = 16;
-  /** How many heads pass between two upkeeps of a ring that sweeps ahead: a power of two. */
-  static final int UPKEEP_HEADS = 64;
   /** The ticket at which a ring is {@linkplain #rebase rebased} instead of appending. */
   static final int TICKET_LIMIT = Integer.MAX_VALUE;
 
@@ -94,12 +92,14 @@ class TimerRing<T> {
   int headSlot;
   /** How many timers the ring holds: its slots that are not stale. */
   int size;
+  /** The slots of the tickets from {@link #head} up to this one have been swept. */
+  private int sweptTo;
   /**
    * The {@link #tail} when the ring last ran out of slots or was resized: a turn, which may end in
    * a trim, is complete once the ring has taken a capacity of appends since.
    */
   private int turnStart;
-  /** The fewest and most slots in use the upkeeps of the current turn saw. */
+  /** The fewest and most slots in use the sweeps of the current turn saw. */
   private int turnLeastUsed;
   private int turnMostUsed;
   /**
@@ -212,13 +212,13 @@ class TimerRing<T> {
     if (tail - head != slots.length) {
       slots[slot] = null;
     }
-    boolean upkeep = false;
+    boolean swept = false;
     while (true) {
       head++;
       slot = next(slot);
-      if (sweepsAhead) {
+      if (sweepsAhead && head - sweptTo >= 0) {
         sweepAhead(slot);
-        upkeep |= (head & (UPKEEP_HEADS - 1)) == 0;
+        swept = true;
       }
       if (holds(slot, head)) {
         break;
@@ -226,8 +226,8 @@ class TimerRing<T> {
       slots[slot] = null;
     }
     headSlot = slot;
-    if (upkeep) {
-      upkeep();
+    if (swept) {
+      afterSweep();
     }
   }
 
@@ -248,32 +248,27 @@ class TimerRing<T> {
   }
 
   /**
-   * Sweeps the slot {@link #SWEEP_SLOTS} tickets ahead of the head, in {@code slot}: reads its
-   * timer, a load that nothing waits for, and empties the slot if it is stale. One slot per head,
-   * every time, rather than a stretch now and then: the same few instructions on every pass keep
-   * the branches predictable, where a stretch swept once in a while cost a mispredicted branch or
-   * two each time, as much as the misses it overlapped in a queue that fits in the cache.
+   * Sweeps the slots of the next {@link #SWEEP_SLOTS} tickets from the head, the first of them in
+   * {@code slot}: reads their timers, whose loads do not wait for one another, and empties the
+   * stale slots among them.
    */
   private void sweepAhead(int slot) {
-    int ticket = head + SWEEP_SLOTS;
-    if (ticket - tail < 0) {
-      // More than SWEEP_SLOTS tickets in use, so more slots than that: one wrap at most.
-      int ahead = slot + SWEEP_SLOTS - slots.length;
-      if (ahead < 0) {
-        ahead += slots.length;
+    int end = head + Math.min(tail - head, SWEEP_SLOTS);
+    for (int ticket = head; ticket != end; ticket++) {
+      if (!holds(slot, ticket)) {
+        slots[slot] = null;
       }
-      if (!holds(ahead, ticket)) {
-        slots[ahead] = null;
-      }
+      slot = next(slot);
     }
+    sweptTo = end;
   }
 
   /**
-   * The upkeep of a ring that sweeps ahead, once per {@link #UPKEEP_HEADS} heads: the slots in use
-   * are sampled for the turn, and at the end of a turn a steady ring is trimmed; a ring that uses
-   * few of its slots shrinks.
+   * The upkeep that a sweep pays for, once per {@link #SWEEP_SLOTS} heads: the slots in use are
+   * sampled for the turn, and at the end of a turn a steady ring is trimmed; a ring that uses few
+   * of its slots shrinks.
    */
-  private void upkeep() {
+  private void afterSweep() {
     int used = tail - head;
     turnLeastUsed = Math.min(turnLeastUsed, used);
     turnMostUsed = Math.max(turnMostUsed, used);
@@ -312,6 +307,7 @@ class TimerRing<T> {
     head = 0;
     tail = 0;
     headSlot = 0;
+    sweptTo = 0;
     startTurn();
   }
 
@@ -431,6 +427,8 @@ class TimerRing<T> {
       headSlot = 0;
     }
     tail = next;
+    // The tickets from the head on are new: what was swept is to be swept again.
+    sweptTo = head;
     shrinkIfSparse();
   }
 
@@ -438,7 +436,7 @@ class TimerRing<T> {
    * Gives back the memory of a ring that grew large and now uses fewer than an eighth of its
    * slots, as after a burst that has mostly expired: the slots in use move to an array with two
    * slots for each, at least. The copy is paid for by the removals that emptied the slots. Checked
-   * where its cost is spread already, at each upkeep of the head and after a compaction.
+   * where its cost is spread already, once per sweep of the head and after a compaction.
    */
   private void shrinkIfSparse() {
     int used = tail - head;
@@ -483,6 +481,8 @@ class TimerRing<T> {
     }
     head -= base;
     tail -= base;
+    // What was swept is swept again, which is harmless; it keeps sweptTo within the tickets.
+    sweptTo = head;
   }
 
   /** Starts the tickets of an empty ring at {@code ticket}: for tests of the rebase. */
@@ -493,6 +493,7 @@ class TimerRing<T> {
     clearSlots();
     head = ticket;
     tail = ticket;
+    sweptTo = ticket;
     startTurn();
   }
 }

@@ -150,26 +150,30 @@ class TimerRingTest {
   }
 
   @Test
-  void eachHeadThatPassesSweepsTheSlotAFixedDistanceAheadOfIt() {
+  void passingTheHeadSweepsTheStaleSlotsAheadOfItOneStretchAtATime() {
     TimerRing<String> ring = new TimerRing<>(owner, true);
     List<LawnTimer<String>> timers = appendNew(ring, 3 * TimerRing.SWEEP_SLOTS);
-    LawnTimer<String> inReach = timers.get(TimerRing.SWEEP_SLOTS + 1);
-    LawnTimer<String> beyondReach = timers.get(TimerRing.SWEEP_SLOTS + 3);
-    ring.remove(inReach);
-    ring.remove(beyondReach);
-    assertThat(ring.slots).contains(inReach, beyondReach);
+    LawnTimer<String> nearHead = timers.get(2);
+    LawnTimer<String> beyondSweep = timers.get(TimerRing.SWEEP_SLOTS + 2);
+    ring.remove(nearHead);
+    ring.remove(beyondSweep);
+    assertThat(ring.slots).contains(nearHead, beyondSweep);
 
     ring.removeFirst();
     assertThat(ring.first()).isSameAs(timers.get(1));
-    assertThat(ring.slots).as("swept by the head that reached t1").doesNotContain(inReach);
-    assertThat(ring.slots).as("further ahead").contains(beyondReach);
+    assertThat(ring.slots).as("swept with the first stretch").doesNotContain(nearHead);
+    assertThat(ring.slots).as("beyond the first stretch").contains(beyondSweep);
 
+    // The first stretch began behind the first head that left: t1 to t16.
+    while (ring.first() != timers.get(TimerRing.SWEEP_SLOTS)) {
+      ring.removeFirst();
+    }
+    assertThat(ring.slots).as("not swept before the head reached the stretch")
+        .contains(beyondSweep);
     ring.removeFirst();
-    assertThat(ring.slots).as("not yet in reach of t2").contains(beyondReach);
-    ring.removeFirst();
-    assertThat(ring.slots).as("swept by the head that reached t3").doesNotContain(beyondReach);
-    assertThat(contents(ring)).hasSize(3 * TimerRing.SWEEP_SLOTS - 5)
-        .doesNotContain(inReach.payload, beyondReach.payload);
+    assertThat(ring.slots).as("swept once the head reached it").doesNotContain(beyondSweep);
+    assertThat(contents(ring)).hasSize(2 * TimerRing.SWEEP_SLOTS - 2)
+        .doesNotContain(beyondSweep.payload);
   }
 
   @Test
