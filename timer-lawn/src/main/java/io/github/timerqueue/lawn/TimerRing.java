@@ -73,7 +73,7 @@ class TimerRing<T> {
    * Slots swept at a time ahead of the head: enough cache misses in flight to hide most of their
    * latency, few enough for the processor to keep them all outstanding at once.
    */
-  static final int SWEEP_SLOTS = 16;
+  static final int SWEEP_SLOTS = 32;
   /** The ticket at which a ring is {@linkplain #rebase rebased} instead of appending. */
   static final int TICKET_LIMIT = Integer.MAX_VALUE;
 
