@@ -17,9 +17,12 @@ final class MemoryFootprint {
   /**
    * Prints memory per pending timer with few TTLs, the TTL workloads' case, which {@link Compare}
    * does not measure: {@code java -Djdk.attach.allowAttachSelf=true -cp benchmarks.jar
-   * io.github.timerqueue.bench.MemoryFootprint lawn,agrona 1,16 [timers]}.
+   * io.github.timerqueue.bench.MemoryFootprint lawn,agrona 1,16,random [timers]}, where {@code
+   * random} stands for the random deadlines of {@link Compare}'s memory column (almost one TTL per
+   * timer, lawn's worst case), measured after filling only.
    *
-   * @param args the contenders, the numbers of TTLs, and optionally the number of timers
+   * @param args the contenders, the numbers of TTLs or {@code random}, and optionally the number
+   *     of timers
    */
   public static void main(String[] args) {
     String[] contenders = args[0].split(",");
@@ -29,6 +32,11 @@ final class MemoryFootprint {
         + " 4 times as many schedule+cancel operations%n", timers);
     for (String ttls : ttlCounts) {
       for (String contender : contenders) {
+        if (ttls.equals("random")) {
+          System.out.printf("  random    %-8s %6.1f B%n", contender,
+              bytesPerTimer(contender, timers));
+          continue;
+        }
         int count = Integer.parseInt(ttls);
         try {
           System.out.printf("  %3d TTLs  %-8s %6.1f B  %6.1f B  %6.1f B%n", count, contender,

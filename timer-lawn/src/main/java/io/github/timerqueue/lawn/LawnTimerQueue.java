@@ -84,8 +84,12 @@ import java.util.function.Consumer;
  *       handler throws, the timers still due stay in their queues for the next {@code advance}.
  *   <li>Arming a timer with the TTL of the timer armed before it takes that queue without a map
  *       probe; re-arming a timer in the ring it was in, and re-keying a queue in the index without
- *       moving it, store no reference, so they pay no garbage collector write barrier. With a
- *       single TTL, expiring and re-arming a timer then stores one reference: its slot.
+ *       moving it, store no reference, so they pay no garbage collector write barrier. A ring that
+ *       flows steadily (as with a single TTL, or a periodic timer) is trimmed to fit its timers
+ *       exactly and then turns in place: the timer that leaves its head is re-armed into the very
+ *       slot it left, which already refers to it, so expiring and re-arming it stores no reference
+ *       at all ({@link TimerRing}, "turning in place"). The paper's queue is abstract; this ring,
+ *       and what it keeps of a timer that left it, are this implementation's.
  * </ul>
  *
  * <h2>Example</h2>
@@ -119,17 +123,22 @@ import java.util.function.Consumer;
  * queue is created while no spare is left).
  *
  * <h2>Memory</h2>
- * A 32-byte handle per timer (with compressed references), plus its queue's ring: one to eight
- * slots of a reference each per timer of the queue at its fullest, fewer than two right after a
- * burst of arming (36 bytes per timer in all with one or a few TTLs, measured at a million timers),
- * four to eight once cancelled timers have left stale slots behind for a while (up to 49 bytes);
- * a ring whose head has passed most of its timers gives the memory back, and an emptied queue kept
- * as a spare keeps at most {@value TimerRing#RETAINED_CAPACITY} slots. With one TTL per timer,
- * the case the lawn is not for, every timer has a queue of its own, about 150 bytes per timer in
- * all: the queue object, its ring of two slots, and its entries in the map and the index. A
+ * A 32-byte handle per timer (with compressed references), plus its queue's ring: at most seven
+ * slots of a reference each for every four timers the queue held at its fullest, however many
+ * timers are cancelled and armed again, and one per timer once a steady flow has trimmed it (39
+ * bytes per timer in all with one or sixteen TTLs, measured at a million timers after filling and
+ * after four million schedule+cancel operations, 36 once trimmed); a ring whose head has passed
+ * most of its timers gives the memory back, and an emptied queue kept as a spare keeps at most
+ * {@value TimerRing#RETAINED_CAPACITY} slots. With one TTL per timer,
+ * the case the lawn is not for, every timer has a queue of its own, about 160 bytes per timer in
+ * all (measured with random deadlines over four million resolutions, where a million timers have
+ * 890,000 TTLs): the queue object (80 bytes), its ring of two slots, and its entries in the map
+ * and the index. That is linear in the timers, as the paper says, but three to four times what a
+ * wheel or {@code heap} takes. A
  * cancelled timer stays referenced by its stale slot until its queue's head passes it or the ring
- * is compacted (at the latest when the queue has had three quarters of its ring's capacity of new
- * timers), so a dropped handle is not garbage at once, as it would be in {@code heap}. A handle in
+ * is compacted (at the latest when the queue has had three sevenths of its ring's capacity of new
+ * timers), and the last timer to leave the head of a full ring until the next one joins, so a
+ * dropped handle is not garbage at once, as it would be in {@code heap}. A handle in
  * turn keeps the last queue it was in reachable, for the queue that owns it; an emptied queue
  * that is not kept as a spare first lets go of its slots.
  */
@@ -477,7 +486,11 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
       }
       if (queue != null && !saturates(queue.span)) {
         queue.append(timer);
-        lastQueue = queue;
+        if (queue != lastQueue) {
+          // A reference store pays the garbage collector's write barrier: skip it when, as with
+          // a single TTL, the queue is the last one already.
+          lastQueue = queue;
+        }
         return;
       }
       enqueue(timer, ttl);

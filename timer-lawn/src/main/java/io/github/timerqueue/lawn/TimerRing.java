@@ -7,21 +7,40 @@ import java.util.function.Consumer;
  * in {@code O(1)} by writing to that timer alone. A timer is in at most one ring; its {@link
  * LawnTimer#ring} names the ring and its {@link LawnTimer#ticket} the slot.
  *
- * <p>Timers are numbered by <em>tickets</em>, counted up as they join, and ticket {@code t} lives
- * in slot {@code t mod capacity}. The tickets in use lie in {@code [head, tail)}. A slot whose timer
- * has left the ring, or has left and joined again under a newer ticket, is <em>stale</em>: removing
- * a timer only marks the timer itself as out of the ring, and its slot is recognized as stale by
- * the timer's ring and ticket no longer naming it. Stale slots at either end are passed (and
- * emptied) at once, so the slots at {@code head} and {@code tail - 1} always hold timers of the
- * ring unless it is empty; those in the middle stay until the ring runs out of slots. Then, if at
- * least three quarters of its slots would be free, the ring is compacted in place, renumbering the
- * timers that remain in their order; otherwise it doubles. A compaction follows at least three
- * quarters of a capacity of appends and visits one capacity of slots, so appending costs {@code
- * O(1)} amortized. The ring doubles only when more than a quarter of its slots hold timers, so it
- * has fewer than eight slots per timer it held at its fullest (four or five in a steady state).
- * It also shrinks: a ring of more than {@value #RETAINED_CAPACITY} slots that uses fewer than an
- * eighth of them, once its head has passed most of its timers, moves them to an array of four to
- * eight slots each. Neither resize touches a timer: a ticket keeps its number.
+ * <p>Timers are numbered by <em>tickets</em>, counted up as they join. The tickets in use lie in
+ * {@code [head, tail)}, in consecutive slots from {@link #headSlot}, wrapping at the end of the
+ * array: ticket {@code t} lives in slot {@code (headSlot + t - head) mod capacity}. The capacity is
+ * any length, not a power of two, so that a ring can fit its timers closely. A slot whose timer
+ * has left the ring, or has left and joined again under a newer ticket, is <em>stale</em>:
+ * removing a timer only marks the timer itself as out of the ring, and its slot is recognized as
+ * stale by the timer's ring and ticket no longer naming it. Stale slots at either end are passed
+ * (and emptied) at once, so the slots at {@code head} and {@code tail - 1} always hold timers of
+ * the ring unless it is empty; those in the middle stay until the ring runs out of slots.
+ *
+ * <p>When it does, the ring's <em>goal</em> is seven slots for every four timers it holds. If the
+ * goal fits in its slots (at least three sevenths of them are stale), it is compacted in place,
+ * renumbering the timers that remain in their order; otherwise it moves to an array of the goal's
+ * size, dropping the stale slots on the way. Either way at least three sevenths of the slots are
+ * free afterwards, so the next time the ring runs out of slots follows at least that many
+ * appends, and appending costs {@code O(1)} amortized (at most seven thirds of a slot visited per
+ * append). A ring therefore never has more than seven slots for every four timers it held at its
+ * fullest, however many of its timers are cancelled and armed again: stale slots cannot make it
+ * grow without bound. It also shrinks: a ring of more than {@value #RETAINED_CAPACITY} slots that
+ * uses fewer than an eighth of them, once its head has passed most of its timers, moves them to an
+ * array of two slots each. A resize that drops no stale slot touches no timer: a ticket keeps its
+ * number, only the slots move.
+ *
+ * <p><em>Turning in place.</em> A ring whose slots are all in use and whose head leaves, to be
+ * armed again at the tail (a periodic timer, or every timer of a lawn with one TTL), has its tail
+ * on the very slot the head left. That slot is not emptied when the head passes it (it is the one
+ * slot outside {@code [head, tail)} that may refer to a timer), and an append stores a timer only
+ * if its slot does not hold it already, so a full ring that turns moves two numbers and stores no
+ * reference, which spares the garbage collector's write barrier on the path of every expiry. A
+ * ring gets there by being <em>trimmed</em>: once it has taken a whole capacity of appends since
+ * it last ran out of slots, while the number of slots it used stayed within one of the same
+ * value at every {@linkplain #sweepsAhead sweep} (a steady flow, not a drift), it moves to an
+ * array that holds exactly the most it used. A drifting ring is left alone, so trimming does not
+ * alternate with growing.
  *
  * <p>Why not a linked list, or a slot emptied on removal: unlinking writes to both neighbours, and
  * emptying writes to the slot, and in a large queue each of those is a cache miss of its own, on
@@ -37,15 +56,16 @@ import java.util.function.Consumer;
  *
  * <p>Tickets are {@code int}s, to keep a {@link LawnTimer} small, and never negative, so that a
  * negative ticket can mean "not pending". A ring that has taken {@value #TICKET_LIMIT} tickets
- * without emptying, which restarts them at 0, is <em>rebased</em>: its tickets are lowered by a
- * multiple of its capacity, which leaves every timer in its slot and rewrites only the tickets of
- * the timers it holds, once per two billion appends.
+ * without emptying, which restarts them at 0, is <em>rebased</em>: its tickets are lowered by its
+ * head's, which leaves every timer in its slot and rewrites only the tickets of the timers it
+ * holds, once per two billion appends.
  *
  * <p>A stale slot still refers to its timer, so a cancelled timer that the user drops stays
- * reachable until a sweep or the head passes its slot or a compaction clears it.
+ * reachable until a sweep or the head passes its slot or a compaction clears it; the last head of
+ * a full ring stays reachable until the next append overwrites its slot.
  */
 class TimerRing<T> {
-  /** Slots of a new ring: a power of two. */
+  /** Slots of a new ring. */
   static final int INITIAL_CAPACITY = 2;
   /** Most slots an empty ring keeps when it is {@linkplain #release released}. */
   static final int RETAINED_CAPACITY = 1 << 10;
@@ -53,24 +73,35 @@ class TimerRing<T> {
    * Slots swept at a time ahead of the head: enough cache misses in flight to hide most of their
    * latency, few enough for the processor to keep them all outstanding at once.
    */
-  static final int SWEEP_SLOTS = 16;
+  static final int SWEEP_SLOTS = 32;
   /** The ticket at which a ring is {@linkplain #rebase rebased} instead of appending. */
   static final int TICKET_LIMIT = Integer.MAX_VALUE;
 
   /**
-   * {@code slots[t & (slots.length - 1)]} holds the timer with ticket {@code t}, or is stale: it
-   * refers to a timer that left, or is {@code null} once swept, and is {@code null} outside {@code
-   * [head, tail)}.
+   * {@code slots[slotOf(t)]} holds the timer with ticket {@code t}, or is stale: it refers to a
+   * timer that left, or is {@code null} once swept. Outside {@code [head, tail)} every slot is
+   * {@code null} except, while the ring is not full, the slot of {@code tail}, which may still
+   * refer to the last head of a full ring (see "turning in place" above).
    */
   LawnTimer<T>[] slots;
   /** The ticket of the first timer; equal to {@link #tail} when the ring is empty. */
   int head;
   /** The ticket the next timer to join gets. */
   int tail;
+  /** The slot of the ticket {@link #head}, in {@code [0, slots.length)}. */
+  int headSlot;
   /** How many timers the ring holds: its slots that are not stale. */
   int size;
   /** The slots of the tickets from {@link #head} up to this one have been swept. */
   private int sweptTo;
+  /**
+   * The {@link #tail} when the ring last ran out of slots or was resized: a turn, which may end in
+   * a trim, is complete once the ring has taken a capacity of appends since.
+   */
+  private int turnStart;
+  /** The fewest and most slots in use the sweeps of the current turn saw. */
+  private int turnLeastUsed;
+  private int turnMostUsed;
   /**
    * Whether passing the head sweeps ahead: worth it in a TTL queue, whose timers are read long
    * after they joined, not in the short-lived ring of timers a handler arms due.
@@ -99,12 +130,12 @@ class TimerRing<T> {
 
   /** The first timer. The ring must not be empty. */
   final LawnTimer<T> first() {
-    return slots[head & (slots.length - 1)];
+    return slots[headSlot];
   }
 
   /** The last timer. The ring must not be empty. */
   final LawnTimer<T> last() {
-    return slots[(tail - 1) & (slots.length - 1)];
+    return slots[slotOf(tail - 1)];
   }
 
   /** Adds a timer that is in no ring at the tail. */
@@ -112,10 +143,15 @@ class TimerRing<T> {
     if (tail - head == slots.length || tail == TICKET_LIMIT) {
       makeRoom();
     }
-    slots[tail & (slots.length - 1)] = timer;
+    LawnTimer<T>[] slots = this.slots;
+    int slot = slotOf(tail);
+    // A full ring that turns finds the timer that its head just passed in the slot already: it
+    // skips the store, and the garbage collector's write barrier that comes with it.
+    if (slots[slot] != timer) {
+      slots[slot] = timer;
+    }
     if (timer.ring != this) {
-      // Re-armed in the ring it was in, as with a single TTL, it skips the store and the garbage
-      // collector's write barrier that comes with it.
+      // Re-armed in the ring it was in, it skips this store and its write barrier as well.
       timer.ring = this;
     }
     timer.ticket = tail++;
@@ -144,66 +180,135 @@ class TimerRing<T> {
     return false;
   }
 
-  /** Whether the slot of {@code ticket} holds the timer with that ticket. */
-  private boolean holds(int ticket) {
-    LawnTimer<T> timer = slots[ticket & (slots.length - 1)];
+  /**
+   * The slot of a ticket in {@code [head, head + capacity]}. Written so that the sum may overflow:
+   * the slot is below the capacity, so the difference that decides is exact.
+   */
+  private int slotOf(int ticket) {
+    int slot = headSlot + (ticket - head);
+    return slot - slots.length >= 0 ? slot - slots.length : slot;
+  }
+
+  /** The slot after {@code slot}, wrapping at the end of the array. */
+  private int next(int slot) {
+    return slot + 1 == slots.length ? 0 : slot + 1;
+  }
+
+  /** Whether {@code slot} holds the timer with {@code ticket}. */
+  private boolean holds(int slot, int ticket) {
+    LawnTimer<T> timer = slots[slot];
     return timer != null && timer.ring == this && timer.ticket == ticket;
   }
 
   /**
-   * Empties the stale slots at the head, the first of them the slot of the timer that just left;
-   * the ring holds a timer, so a slot before the tail holds it.
+   * Passes the stale slots at the head, the first of them the slot of the timer that just left,
+   * emptying them; the ring holds a timer, so a slot before the tail holds it. The first is left
+   * as it is if the ring was full: it is the tail's next slot, where a ring that turns re-arms the
+   * same timer.
    */
   private void passStaleHead() {
-    int mask = slots.length - 1;
+    LawnTimer<T>[] slots = this.slots;
+    int slot = headSlot;
+    if (tail - head != slots.length) {
+      slots[slot] = null;
+    }
     boolean swept = false;
-    do {
-      slots[head++ & mask] = null;
+    while (true) {
+      head++;
+      slot = next(slot);
       if (sweepsAhead && head - sweptTo >= 0) {
-        sweepAhead();
+        sweepAhead(slot);
         swept = true;
       }
-    } while (!holds(head));
+      if (holds(slot, head)) {
+        break;
+      }
+      slots[slot] = null;
+    }
+    headSlot = slot;
     if (swept) {
-      shrinkIfSparse();
+      afterSweep();
     }
   }
 
   /**
    * Empties the stale slots at the tail, the first of them the slot of the timer that just left;
-   * the ring holds a timer, so a slot after the head holds it.
+   * the ring holds a timer, so a slot after the head holds it. The slot of the tail, which may
+   * still refer to the last head of a full ring, is emptied first, as it is about to fall outside
+   * the slots that may.
    */
   private void passStaleTail() {
-    int mask = slots.length - 1;
+    LawnTimer<T>[] slots = this.slots;
+    if (tail - head != slots.length) {
+      slots[slotOf(tail)] = null;
+    }
     do {
-      slots[--tail & mask] = null;
-    } while (!holds(tail - 1));
+      slots[slotOf(--tail)] = null;
+    } while (!holds(slotOf(tail - 1), tail - 1));
   }
 
   /**
-   * Sweeps the slots of the next {@link #SWEEP_SLOTS} tickets from the head: reads their timers,
-   * whose loads do not wait for one another, and empties the stale slots among them.
+   * Sweeps the slots of the next {@link #SWEEP_SLOTS} tickets from the head, the first of them in
+   * {@code slot}: reads their timers, whose loads do not wait for one another, and empties the
+   * stale slots among them.
    */
-  private void sweepAhead() {
-    int mask = slots.length - 1;
+  private void sweepAhead(int slot) {
     int end = head + Math.min(tail - head, SWEEP_SLOTS);
     for (int ticket = head; ticket != end; ticket++) {
-      if (!holds(ticket)) {
-        slots[ticket & mask] = null;
+      if (!holds(slot, ticket)) {
+        slots[slot] = null;
       }
+      slot = next(slot);
     }
     sweptTo = end;
   }
 
-  /** Empties every slot of a ring that holds no timer, and starts its tickets again at 0. */
+  /**
+   * The upkeep that a sweep pays for, once per {@link #SWEEP_SLOTS} heads: the slots in use are
+   * sampled for the turn, and at the end of a turn a steady ring is trimmed; a ring that uses few
+   * of its slots shrinks.
+   */
+  private void afterSweep() {
+    int used = tail - head;
+    turnLeastUsed = Math.min(turnLeastUsed, used);
+    turnMostUsed = Math.max(turnMostUsed, used);
+    if (tail - turnStart - slots.length >= 0) {
+      if (turnMostUsed - turnLeastUsed <= 1 && turnMostUsed + 1 < slots.length) {
+        // Steady, with slots to spare: fit the most it used, plus the head that was passed for
+        // each sample, so that the ring is full when it turns.
+        resize(turnMostUsed + 1);
+      } else {
+        startTurn();
+      }
+    } else {
+      shrinkIfSparse();
+    }
+  }
+
+  /** Starts a turn: the next trim is a capacity of appends away. */
+  private void startTurn() {
+    turnStart = tail;
+    turnLeastUsed = tail - head;
+    turnMostUsed = tail - head;
+  }
+
+  /**
+   * Empties every slot of a ring that holds no timer, the slot of the tail included, and starts
+   * its tickets again at 0.
+   */
   private void clearSlots() {
-    int mask = slots.length - 1;
-    for (int ticket = head; ticket != tail; ticket++) {
-      slots[ticket & mask] = null;
+    LawnTimer<T>[] slots = this.slots;
+    int slot = headSlot;
+    int last = tail - head == slots.length ? tail - 1 : tail;
+    for (int ticket = head; ticket - last <= 0; ticket++) {
+      slots[slot] = null;
+      slot = next(slot);
     }
     head = 0;
     tail = 0;
+    headSlot = 0;
     sweptTo = 0;
+    startTurn();
   }
 
   /** Takes the first timer out and returns it. The ring must not be empty. */
@@ -215,10 +320,12 @@ class TimerRing<T> {
 
   /** Takes every timer out of this ring without handing any out. */
   final void removeAll() {
+    int slot = headSlot;
     for (int ticket = head; ticket != tail; ticket++) {
-      if (holds(ticket)) {
-        slots[ticket & (slots.length - 1)].ticket = LawnTimer.NOT_PENDING;
+      if (holds(slot, ticket)) {
+        slots[slot].ticket = LawnTimer.NOT_PENDING;
       }
+      slot = next(slot);
     }
     clearSlots();
     size = 0;
@@ -226,10 +333,12 @@ class TimerRing<T> {
 
   /** Hands each timer of the ring, first to last, to {@code action}. */
   final void forEach(Consumer<? super LawnTimer<T>> action) {
+    int slot = headSlot;
     for (int ticket = head; ticket != tail; ticket++) {
-      if (holds(ticket)) {
-        action.accept(slots[ticket & (slots.length - 1)]);
+      if (holds(slot, ticket)) {
+        action.accept(slots[slot]);
       }
+      slot = next(slot);
     }
   }
 
@@ -256,44 +365,66 @@ class TimerRing<T> {
 
   /**
    * Makes an append possible: {@linkplain #rebase rebases} at {@link #TICKET_LIMIT}; then, if every
-   * slot is taken, stale ones included, compacts if at least three quarters of the slots would be
-   * free afterwards, else doubles the slots.
+   * slot is taken, stale ones included, compacts in place if the {@linkplain #goal goal} for the
+   * timers it holds fits in the slots, else moves them to an array of the goal's size.
    */
   private void makeRoom() {
     if (tail == TICKET_LIMIT) {
       rebase();
     }
-    if (tail - head != slots.length) {
-      return;
+    if (tail - head == slots.length) {
+      int goal = goal(size);
+      if (goal <= slots.length) {
+        compactInto(slots);
+      } else if (size == tail - head) {
+        resize(goal);
+      } else {
+        compactInto(newSlots(goal));
+      }
     }
-    if (size <= slots.length >>> 2) {
-      compact();
-    } else {
-      grow();
-    }
+    startTurn();
   }
 
   /**
-   * Drops the stale slots: the timers keep their order and get the tickets from {@code head} up. A
-   * timer's new ticket is never that of a slot still to be visited, so a stale slot of the same
-   * timer further on is still recognized as stale.
+   * How many slots a ring that runs out of them should have for the {@code timers} it holds:
+   * seven for every four, at least one more than it holds.
    */
-  private void compact() {
+  static int goal(int timers) {
+    return (int) Math.min(Integer.MAX_VALUE - 8, timers + Math.max(1, (timers * 3L) >>> 2));
+  }
+
+  /**
+   * Drops the stale slots, moving the timers in their order to the start of {@code target} (the
+   * slots themselves, or a larger array) and renumbering them from {@code head} on. In place, a
+   * timer's new slot is never one still to be visited, and its new ticket never that of a slot
+   * still to be visited, so a stale slot of the same timer further on is still recognized as
+   * stale.
+   */
+  private void compactInto(LawnTimer<T>[] target) {
     LawnTimer<T>[] slots = this.slots;
-    int mask = slots.length - 1;
+    int slot = headSlot;
     int next = head;
+    int into = target == slots ? headSlot : 0;
     for (int ticket = head; ticket != tail; ticket++) {
-      if (holds(ticket)) {
-        if (ticket != next) {
-          LawnTimer<T> timer = slots[ticket & mask];
-          slots[next & mask] = timer;
+      if (holds(slot, ticket)) {
+        LawnTimer<T> timer = slots[slot];
+        if (target != slots || into != slot) {
+          target[into] = timer;
           timer.ticket = next;
         }
         next++;
+        into = into + 1 == target.length ? 0 : into + 1;
       }
+      slot = next(slot);
     }
-    for (int ticket = next; ticket != tail; ticket++) {
-      slots[ticket & mask] = null;
+    if (target == slots) {
+      for (int ticket = next; ticket != tail; ticket++) {
+        slots[into] = null;
+        into = next(into);
+      }
+    } else {
+      this.slots = target;
+      headSlot = 0;
     }
     tail = next;
     // The tickets from the head on are new: what was swept is to be swept again.
@@ -301,51 +432,52 @@ class TimerRing<T> {
     shrinkIfSparse();
   }
 
-  /** Doubles the slots. */
-  private void grow() {
-    resize(slots.length << 1);
-  }
-
   /**
    * Gives back the memory of a ring that grew large and now uses fewer than an eighth of its
-   * slots, as after a burst that has mostly expired: the slots in use move to an array with four
+   * slots, as after a burst that has mostly expired: the slots in use move to an array with two
    * slots for each, at least. The copy is paid for by the removals that emptied the slots. Checked
    * where its cost is spread already, once per sweep of the head and after a compaction.
    */
   private void shrinkIfSparse() {
-    int inUse = tail - head;
-    if (slots.length > RETAINED_CAPACITY && inUse < slots.length >>> 3) {
-      resize(Math.max(INITIAL_CAPACITY, Integer.highestOneBit(Math.max(inUse, 1)) << 3));
+    int used = tail - head;
+    if (slots.length > RETAINED_CAPACITY && used < slots.length >>> 3) {
+      resize(Math.max(INITIAL_CAPACITY, used << 1));
     }
   }
 
   /**
-   * Moves the slots in use to a new array of {@code capacity} slots, a power of two that holds
-   * them; a ticket keeps its number, so no timer is touched.
+   * Moves the slots in use to a new array of {@code capacity} slots, at least as many, the head's
+   * first; a ticket keeps its number, so no timer is touched. Starts a turn.
    */
-  @SuppressWarnings("unchecked")
   private void resize(int capacity) {
-    LawnTimer<T>[] old = slots;
-    int oldMask = old.length - 1;
-    LawnTimer<T>[] resized = (LawnTimer<T>[]) new LawnTimer<?>[capacity];
-    int mask = capacity - 1;
-    for (int ticket = head; ticket != tail; ticket++) {
-      resized[ticket & mask] = old[ticket & oldMask];
-    }
+    LawnTimer<T>[] resized = newSlots(capacity);
+    int used = tail - head;
+    int toEnd = Math.min(used, slots.length - headSlot);
+    System.arraycopy(slots, headSlot, resized, 0, toEnd);
+    System.arraycopy(slots, 0, resized, toEnd, used - toEnd);
     slots = resized;
+    headSlot = 0;
+    startTurn();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> LawnTimer<T>[] newSlots(int capacity) {
+    return (LawnTimer<T>[]) new LawnTimer<?>[capacity];
   }
 
   /**
-   * Lowers every ticket by the multiple of the capacity that brings the head below the capacity:
-   * each timer stays in its slot, and only the tickets of the timers the ring holds change. A stale
-   * slot stays stale, because its timer's ticket, if it is in this ring, is lowered by as much.
+   * Lowers every ticket by the head's, so that the head's becomes 0: each timer stays in its slot,
+   * and only the tickets of the timers the ring holds change. A stale slot stays stale, because its
+   * timer's ticket, if it is in this ring, is lowered by as much.
    */
   private void rebase() {
-    int base = head & -slots.length;
+    int base = head;
+    int slot = headSlot;
     for (int ticket = head; ticket != tail; ticket++) {
-      if (holds(ticket)) {
-        slots[ticket & (slots.length - 1)].ticket = ticket - base;
+      if (holds(slot, ticket)) {
+        slots[slot].ticket = ticket - base;
       }
+      slot = next(slot);
     }
     head -= base;
     tail -= base;
@@ -362,5 +494,6 @@ class TimerRing<T> {
     head = ticket;
     tail = ticket;
     sweptTo = ticket;
+    startTurn();
   }
 }

@@ -10,8 +10,9 @@ import java.util.Map;
  * invariant:
  *
  * <ul>
- *   <li>every ring's tickets in use fit its slots, its slots outside them are empty, its first and
- *       last slots hold timers of the ring, and its size counts the slots that do;
+ *   <li>every ring's tickets in use fit its slots, its slots outside them are empty (but for the
+ *       tail's, which may still refer to a timer that left), its first and last slots hold timers
+ *       of the ring, and its size counts the slots that do;
  *   <li>every TTL queue is non-empty and its span is its TTL times the resolution (saturated);
  *       in a queue of TTL 1 or more, timers are sorted by expiry from head to tail, each on the
  *       resolution's grid, not earlier than its deadline, and armed in a tick that has begun
@@ -176,17 +177,18 @@ final class LawnInvariants {
   }
 
   /**
-   * Checks the structure of one ring and returns its timers, first to last: the slots are a power
-   * of two, the tickets in use fit in them, slots outside those tickets are empty, the first and
-   * last slots hold timers of the ring (those whose ring and ticket name the slot; the slots
-   * between may also be stale, referring to another timer or, once swept, empty), and the size
-   * counts them.
+   * Checks the structure of one ring and returns its timers, first to last: the tickets in use fit
+   * in the slots, from the head's slot on, wrapping; slots outside those tickets are empty, except
+   * that the slot of the tail of a ring that is not full may still refer to a timer it does not
+   * hold there (the last head of a full ring, left for a turn in place); the first and last slots
+   * hold timers of the ring (those whose ring and ticket name the slot; the slots between may also
+   * be stale, referring to another timer or, once swept, empty), and the size counts them.
    */
   static <T> List<LawnTimer<T>> checkRing(TimerRing<T> ring) {
     LawnTimer<T>[] slots = ring.slots;
     int capacity = slots.length;
-    if (Integer.bitCount(capacity) != 1 || capacity < TimerRing.INITIAL_CAPACITY) {
-      throw broken(ring + " has " + capacity + " slots");
+    if (capacity < 1 || ring.headSlot < 0 || ring.headSlot >= capacity) {
+      throw broken(ring + " has " + capacity + " slots and its head in slot " + ring.headSlot);
     }
     long span = ring.tail - ring.head;
     if (ring.head < 0 || span < 0 || span > capacity) {
@@ -196,7 +198,7 @@ final class LawnInvariants {
     List<LawnTimer<T>> timers = new ArrayList<>();
     boolean[] inUse = new boolean[capacity];
     for (long ticket = ring.head; ticket != ring.tail; ticket++) {
-      int slot = (int) ticket & (capacity - 1);
+      int slot = (int) ((ring.headSlot + ticket - ring.head) % capacity);
       inUse[slot] = true;
       LawnTimer<T> timer = slots[slot];
       if (timer != null && timer.ring == ring && timer.ticket == ticket) {
@@ -205,10 +207,14 @@ final class LawnInvariants {
         throw broken(ring + " has a stale slot at its end, ticket " + ticket);
       }
     }
+    int tailSlot = (int) ((ring.headSlot + span) % capacity);
     for (int slot = 0; slot < capacity; slot++) {
       if (!inUse[slot] && slots[slot] != null) {
-        throw broken(ring + " refers to " + slots[slot] + " from slot " + slot
-            + ", outside its tickets");
+        LawnTimer<T> timer = slots[slot];
+        if (slot != tailSlot || (timer.ring == ring && timer.isPending())) {
+          throw broken(ring + " refers to " + timer + " from slot " + slot
+              + ", outside its tickets");
+        }
       }
     }
     if (ring.size != timers.size()) {

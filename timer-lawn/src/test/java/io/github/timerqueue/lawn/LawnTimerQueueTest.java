@@ -251,7 +251,7 @@ class LawnTimerQueueTest {
       }
 
       assertThat(queue.slots.length).as("compacted, no longer grown")
-          .isEqualTo(slotsAfterTenRounds).isLessThan(8 * timers.size());
+          .isEqualTo(slotsAfterTenRounds).isLessThanOrEqualTo(TimerRing.goal(timers.size()));
       assertThat(contents(queue)).containsExactlyElementsOf(expected);
       assertThat(advance(lawn, 100)).containsExactlyElementsOf(expected);
     }

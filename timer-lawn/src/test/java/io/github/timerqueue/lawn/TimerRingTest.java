@@ -70,15 +70,83 @@ class TimerRingTest {
     TimerRing<String> ring = new TimerRing<>(owner, true);
     LawnTimer<String> a = timer("a");
     LawnTimer<String> b = timer("b");
-    List.of(a, b, timer("c")).forEach(ring::append);
+    List.of(a, b, timer("c"), timer("d")).forEach(ring::append);
+    assertThat(ring.tail - ring.head).as("not full").isLessThan(ring.slots.length);
 
     ring.remove(b);
     assertThat(ring.slots).contains(b); // written to b alone: the slot is stale, not emptied
-    assertThat(contents(ring)).containsExactly("a", "c");
+    assertThat(contents(ring)).containsExactly("a", "c", "d");
 
     ring.remove(a);
     assertThat(ring.slots).doesNotContain(a, b);
     assertThat(ring.first().payload).isEqualTo("c");
+  }
+
+  @Test
+  void aFullRingTurnsInPlaceAndItsLastHeadStaysOnlyUntilTheNextAppend() {
+    TimerRing<String> ring = new TimerRing<>(owner, true);
+    List<LawnTimer<String>> timers = appendNew(ring, 14);
+    assertThat(ring.tail - ring.head).as("full").isEqualTo(ring.slots.length);
+    LawnTimer<String>[] slots = ring.slots;
+    LawnTimer<String>[] before = slots.clone();
+
+    // The head leaves and joins again, as a periodic timer does: its slot is the tail's.
+    for (int turn = 0; turn < 3 * timers.size(); turn++) {
+      LawnTimer<String> head = ring.removeFirst();
+      assertThat(ring.slots).as("the tail's next slot").contains(head);
+      LawnInvariants.checkRing(ring);
+      ring.append(head);
+    }
+    assertThat(ring.slots).as("turned in place").isSameAs(slots).containsExactly(before);
+    assertThat(contents(ring)).containsExactlyElementsOf(
+        timers.stream().map(timer -> timer.payload).toList());
+
+    // A head that does not come back is overwritten by the next timer that joins.
+    LawnTimer<String> gone = ring.removeFirst();
+    LawnTimer<String> other = timer("other");
+    ring.append(other);
+    assertThat(ring.slots).doesNotContain(gone).contains(other);
+    assertThat(ring.slots).isSameAs(slots);
+
+    // Or dropped when the tail falls back, or when the ring empties.
+    LawnTimer<String> alsoGone = ring.removeFirst();
+    ring.remove(other);
+    assertThat(ring.slots).doesNotContain(alsoGone, other);
+    LawnInvariants.checkRing(ring);
+    while (!ring.isEmpty()) {
+      ring.removeFirst();
+    }
+    assertThat(referencedSlots(ring)).isZero();
+  }
+
+  @Test
+  void aRingThatFlowsSteadilyIsTrimmedToTurnInPlace() {
+    TimerRing<String> ring = new TimerRing<>(owner, true);
+    List<LawnTimer<String>> timers = appendNew(ring, 1_000);
+    assertThat(ring.slots.length).as("grown with room to spare").isGreaterThan(1_000);
+
+    // Every head that leaves joins again: a steady flow of a thousand timers.
+    for (int turn = 0; turn < 3 * ring.slots.length; turn++) {
+      ring.append(ring.removeFirst());
+    }
+    LawnTimer<String>[] trimmed = ring.slots;
+    assertThat(trimmed).as("trimmed to the timers, full").hasSize(1_000);
+    for (int turn = 0; turn < 3_000; turn++) {
+      ring.append(ring.removeFirst());
+    }
+    assertThat(ring.slots).isSameAs(trimmed);
+    assertThat(LawnInvariants.checkRing(ring)).hasSize(1_000).containsAll(timers);
+
+    // One more timer needs room: the ring grows, and is not trimmed while it keeps growing.
+    for (int i = 0; i < 3_000; i++) {
+      ring.append(ring.removeFirst());
+      ring.append(timer("more" + i));
+      ring.removeFirst();
+      ring.append(timer("and more" + i));
+    }
+    assertThat(ring.size).isEqualTo(4_000);
+    assertThat(ring.slots.length).isGreaterThanOrEqualTo(4_000);
+    LawnInvariants.checkRing(ring);
   }
 
   @Test
@@ -136,10 +204,10 @@ class TimerRingTest {
   @Test
   void aFullRingWithFewTimersIsCompactedInPlaceInOrder() {
     TimerRing<String> ring = new TimerRing<>(owner, true);
-    List<LawnTimer<String>> timers = appendNew(ring, 16);
+    List<LawnTimer<String>> timers = appendNew(ring, 14);
     int capacity = ring.slots.length;
-    assertThat(capacity).isEqualTo(16);
-    for (int i = 1; i < 15; i++) {
+    assertThat(capacity).isEqualTo(14);
+    for (int i = 1; i < 13; i++) {
       if (i != 7) {
         ring.remove(timers.get(i));
       }
@@ -150,12 +218,12 @@ class TimerRingTest {
 
     assertThat(ring.slots).hasSize(capacity);
     assertThat(ring.tail - ring.head).isEqualTo(4);
-    assertThat(contents(ring)).containsExactly("t0", "t7", "t15", "new");
+    assertThat(contents(ring)).containsExactly("t0", "t7", "t13", "new");
     assertThat(referencedSlots(ring)).isEqualTo(4);
   }
 
   @Test
-  void aFullRingWithManyTimersDoublesInOrder() {
+  void aFullRingWithManyTimersGrowsToSevenSlotsForEveryFourInOrder() {
     TimerRing<String> ring = new TimerRing<>(owner, true);
     List<String> expected = new ArrayList<>();
     for (int i = 0; i < TimerRing.INITIAL_CAPACITY; i++) {
@@ -164,16 +232,40 @@ class TimerRingTest {
     }
     ring.append(timer("more"));
     expected.add("more");
+    assertThat(ring.slots).hasSize(TimerRing.goal(TimerRing.INITIAL_CAPACITY));
+    for (int i = 0; ring.tail - ring.head < ring.slots.length; i++) {
+      ring.append(timer("x" + i));
+      expected.add("x" + i);
+    }
+    int full = ring.slots.length;
 
-    assertThat(ring.slots).hasSize(2 * TimerRing.INITIAL_CAPACITY);
+    ring.append(timer("last"));
+    expected.add("last");
+
+    assertThat(ring.slots).hasSize(full + full * 3 / 4);
     assertThat(contents(ring)).containsExactlyElementsOf(expected);
+  }
+
+  @Test
+  void aFullRingWithFewStaleSlotsMovesItsTimersToTheGoalDroppingTheStaleOnes() {
+    TimerRing<String> ring = new TimerRing<>(owner, true);
+    List<LawnTimer<String>> timers = appendNew(ring, 14);
+    ring.remove(timers.get(3));
+    ring.remove(timers.get(9));
+
+    ring.append(timer("new"));
+
+    assertThat(ring.slots).hasSize(TimerRing.goal(12));
+    assertThat(ring.tail - ring.head).isEqualTo(13);
+    assertThat(referencedSlots(ring)).isEqualTo(13);
+    assertThat(contents(ring)).hasSize(13).doesNotContain("t3", "t9").endsWith("t13", "new");
   }
 
   @Test
   void aLargeRingWhoseHeadPassedMostOfItsTimersGivesItsSlotsBack() {
     TimerRing<String> ring = new TimerRing<>(owner, true);
     List<LawnTimer<String>> timers = appendNew(ring, 8 * TimerRing.RETAINED_CAPACITY);
-    assertThat(ring.slots).hasSize(8 * TimerRing.RETAINED_CAPACITY);
+    assertThat(ring.slots.length).isGreaterThanOrEqualTo(8 * TimerRing.RETAINED_CAPACITY);
 
     while (ring.size > 100) {
       ring.removeFirst();
@@ -186,7 +278,7 @@ class TimerRingTest {
   }
 
   @Test
-  void cancelledSlotsNeverGrowARingBeyondEightSlotsPerTimerItHeldAtOnce() {
+  void cancelledSlotsNeverGrowARingBeyondSevenSlotsForEveryFourTimersItHeldAtOnce() {
     TimerRing<String> ring = new TimerRing<>(owner, true);
     List<LawnTimer<String>> timers = appendNew(ring, 3_000);
     SplittableRandom random = new SplittableRandom(42);
@@ -207,9 +299,7 @@ class TimerRingTest {
       mostSlots = Math.max(mostSlots, ring.slots.length);
     }
 
-    assertThat(mostSlots).isLessThan(8 * mostHeld);
-    assertThat(ring.slots.length).isLessThanOrEqualTo(Math.max(
-        TimerRing.RETAINED_CAPACITY, 8 * Integer.highestOneBit(ring.tail - ring.head)));
+    assertThat(mostSlots).isLessThanOrEqualTo(TimerRing.goal(mostHeld));
     LawnInvariants.checkRing(ring);
   }
 
@@ -247,27 +337,26 @@ class TimerRingTest {
   @Test
   void atTheTicketLimitTheTicketsAreLoweredAndEveryTimerKeepsItsSlotAndPlace() {
     TimerRing<String> ring = new TimerRing<>(owner, true);
-    ring.startTicketsAt(TimerRing.TICKET_LIMIT - 6);
-    List<LawnTimer<String>> timers = appendNew(ring, 4);
+    ring.startTicketsAt(TimerRing.TICKET_LIMIT - 7);
+    List<LawnTimer<String>> timers = appendNew(ring, 6);
     ring.remove(timers.get(1));
-    // t2 leaves and joins again: its old slot is stale but still refers to it.
-    ring.remove(timers.get(2));
-    ring.append(timers.get(2));
-    LawnTimer<String> t4 = timer("t4");
-    ring.append(t4);
+    // t3 leaves and joins again: its old slot is stale but still refers to it.
+    ring.remove(timers.get(3));
+    ring.append(timers.get(3));
     assertThat(ring.tail).isEqualTo(TimerRing.TICKET_LIMIT);
+    assertThat(ring.tail - ring.head).as("not full").isLessThan(ring.slots.length);
     LawnTimer<String>[] slotsBefore = ring.slots.clone();
 
-    LawnTimer<String> t5 = timer("t5");
-    ring.append(t5);
+    LawnTimer<String> t6 = timer("t6");
+    ring.append(t6);
 
-    assertThat(ring.head).isBetween(0, ring.slots.length - 1);
-    assertThat(contents(ring)).containsExactly("t0", "t3", "t2", "t4", "t5");
-    slotsBefore[t5.ticket & (ring.slots.length - 1)] = t5;
+    assertThat(ring.head).isZero();
+    assertThat(contents(ring)).containsExactly("t0", "t2", "t4", "t5", "t3", "t6");
+    slotsBefore[(ring.headSlot + t6.ticket - ring.head) % ring.slots.length] = t6;
     assertThat(ring.slots).as("no timer moved").containsExactly(slotsBefore);
-    assertThat(ring.remove(timers.get(3))).isFalse();
+    assertThat(ring.remove(timers.get(4))).isFalse();
     assertThat(ring.removeFirst()).isSameAs(timers.get(0));
-    assertThat(contents(ring)).containsExactly("t2", "t4", "t5");
+    assertThat(contents(ring)).containsExactly("t2", "t5", "t3", "t6");
   }
 
   @ParameterizedTest(name = "sweepsAhead={0}, first ticket={1}")
