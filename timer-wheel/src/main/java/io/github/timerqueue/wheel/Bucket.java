@@ -33,8 +33,6 @@ final class Bucket<T> {
 
   /** The wheel that owns the bucket and its timers: a handle's owner is its bucket's. */
   final TimingWheel<T> owner;
-  /** The slab the chunks come from, the owner's. */
-  private final Slab<T> slab;
   /**
    * The level whose slot this is, or {@code null} for the due, firing and overflow buckets. A
    * spare bucket keeps the slot it last had.
@@ -62,7 +60,6 @@ final class Bucket<T> {
 
   Bucket(TimingWheel<T> owner, Level<T> level, int index, boolean coarse) {
     this.owner = owner;
-    this.slab = owner.slab;
     assign(level, index, coarse);
   }
 
@@ -82,8 +79,8 @@ final class Bucket<T> {
    * Reads the deadline of every timer of a chunk in one tight loop and returns them combined, so
    * that the processor fetches the timers' cache lines all at once: a bucket that is emptied,
    * handed out or compacted calls it as it enters each chunk, before the slower work on each
-   * timer, where only a timer or two would be in flight at a time. The caller keeps the result (in {@link
-   * TimingWheel#readAhead}) so that the reads are not optimized away.
+   * timer, where only a timer or two would be in flight at a time. The caller keeps the result
+   * (in {@link TimingWheel#readAhead}) so that the reads are not optimized away.
    */
   static <T> long readAhead(Slab<T> slab, int chunk) {
     WheelTimer<T>[] slots = slab.slots;
@@ -104,6 +101,7 @@ final class Bucket<T> {
 
   /** Appends a timer that is in no bucket; it is then pending, here. */
   void append(WheelTimer<T> timer) {
+    Slab<T> slab = owner.slab;
     if ((fill & (Slab.CHUNK - 1)) == 0) {
       int chunk = slab.take();
       if (fill == 0) {
@@ -125,6 +123,7 @@ final class Bucket<T> {
 
   /** Takes a timer of this bucket out of it; it is then not pending. */
   void remove(WheelTimer<T> timer) {
+    Slab<T> slab = owner.slab;
     slab.slots[timer.slot] = null;
     timer.slot = WheelTimer.NOT_PENDING;
     size--;
@@ -153,6 +152,7 @@ final class Bucket<T> {
    * bucket and not pending. The sink may put them in any bucket, this one included.
    */
   void takeAll(Consumer<WheelTimer<T>> sink) {
+    Slab<T> slab = owner.slab;
     int chunk = first;
     int end = fill;
     int count = size;
@@ -187,6 +187,7 @@ final class Bucket<T> {
 
   /** Forgets every timer, which is then not pending. */
   void clear() {
+    Slab<T> slab = owner.slab;
     int chunk = first;
     for (int i = 0; i < fill; i++) {
       if (startsChunk(i)) {
@@ -209,6 +210,7 @@ final class Bucket<T> {
 
   /** Hands every timer to {@code action}, in order, changing nothing. */
   void forEach(Consumer<? super WheelTimer<T>> action) {
+    Slab<T> slab = owner.slab;
     int chunk = first;
     for (int i = 0; i < fill; i++) {
       if (startsChunk(i)) {
@@ -223,6 +225,7 @@ final class Bucket<T> {
 
   /** The first timer, or {@code null} if the bucket is empty. */
   WheelTimer<T> first() {
+    Slab<T> slab = owner.slab;
     int chunk = first;
     for (int i = 0; i < fill; i++) {
       if (startsChunk(i)) {
@@ -243,6 +246,7 @@ final class Bucket<T> {
 
   /** Gives every chunk of an empty bucket (all its slots null) back to the slab. */
   private void releaseChunks() {
+    Slab<T> slab = owner.slab;
     if (fill > 0) {
       slab.give(first, last, chunksFor(fill));
       first = Slab.NO_CHUNK;
@@ -260,6 +264,7 @@ final class Bucket<T> {
    * another.
    */
   private void compact() {
+    Slab<T> slab = owner.slab;
     // The chunks of filled slot kept, and of the one before it (the first chunk while kept is 0).
     int chunk = first;
     int previous = first;
