@@ -150,6 +150,13 @@ final class Bucket<T> {
   /**
    * Empties the bucket and hands its timers, in order, to {@code sink}, each already out of the
    * bucket and not pending. The sink may put them in any bucket, this one included.
+   *
+   * <p>Each chunk goes back to the slab as soon as its last slot is read, so that the sink, filing
+   * the timers elsewhere, reuses it: moving a bucket costs at most one chunk per bucket it files
+   * into beyond those it frees, never a second copy of the bucket. Otherwise a large bucket passed
+   * by a level (with a single TTL, one slot of level 2 holds nearly every timer as level 1 nears
+   * its end) would hold its chunks until all its timers had taken new ones, and the slab would
+   * grow to twice the timers it ever holds.
    */
   void takeAll(Consumer<WheelTimer<T>> sink) {
     Slab<T> slab = owner.slab;
@@ -160,11 +167,12 @@ final class Bucket<T> {
     last = Slab.NO_CHUNK;
     fill = 0;
     size = 0;
-    int chainFirst = chunk;
     long readAhead = end > 0 ? readAhead(slab, chunk) : 0;
     for (int i = 0; i < end; i++) {
       if (startsChunk(i)) {
-        chunk = slab.next[chunk];
+        int read = chunk;
+        chunk = slab.next[read];
+        slab.give(read, read, 1);
         readAhead ^= readAhead(slab, chunk);
       }
       // The sink may grow the slab: read the array anew each time.
@@ -177,7 +185,7 @@ final class Bucket<T> {
       }
     }
     if (end > 0) {
-      slab.give(chainFirst, chunk, chunksFor(end));
+      slab.give(chunk, chunk, 1);
       owner.readAhead = readAhead;
     }
     if (level != null && count > 0) {
