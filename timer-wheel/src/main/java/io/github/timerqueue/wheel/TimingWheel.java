@@ -50,9 +50,9 @@ import java.util.function.Consumer;
  *   <li>{@code size} {@code O(1)}; {@code clear}, {@code drain}, {@code forEach} {@code O(n)} plus
  *       one pass over the bitmaps.
  *   <li>Memory: a handle of 32 bytes per timer (with compressed references), and a slot of four
- *       bytes in its bucket's chain of 16-slot chunks, all in one array that grows by half
- *       when it runs out and is reused as buckets fill and empty (at most four filled slots per
- *       timer in a bucket, usually one); per level, two tables of 2<sup>b<sub>i</sub></sup> bucket
+ *       bytes in its bucket's chain of 16-slot chunks, all in one array that grows by half when
+ *       it runs out and is reused as buckets fill and empty (at most four filled slots per timer
+ *       in a bucket, usually one); per level, two tables of 2<sup>b<sub>i</sub></sup> bucket
  *       references, allocated when the level gets its first timer of each kind, and a small
  *       bucket object per slot that holds timers.
  * </ul>
@@ -1006,8 +1006,9 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    * A bucket for a slot of a level: a spare one. When there is none, a quarter again as many as
    * were made so far are made at once (at least 4, at most one per slot of the levels in all), so
    * that, as with the slab's chunks, a workload's later peaks of occupied slots find a spare
-   * bucket instead of allocating one; a quarter, not more, because with few timers per occupied
-   * slot the buckets are a third of the memory.
+   * bucket instead of allocating one; a quarter, not more, because where few timers share a slot
+   * the buckets are a large part of the memory (at a thousand timers spread over a level, 48
+   * bytes of bucket for every two or three timers).
    */
   Bucket<T> takeBucket(Level<T> level, int index, boolean coarse) {
     if (spareBuckets == null) {
