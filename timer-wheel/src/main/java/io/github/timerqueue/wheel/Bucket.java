@@ -33,8 +33,6 @@ final class Bucket<T> {
 
   /** The wheel that owns the bucket and its timers: a handle's owner is its bucket's. */
   final TimingWheel<T> owner;
-  /** The slab the chunks come from, the owner's. */
-  private final Slab<T> slab;
   /**
    * The level whose slot this is, or {@code null} for the due, firing and overflow buckets. A
    * spare bucket keeps the slot it last had.
@@ -62,7 +60,6 @@ final class Bucket<T> {
 
   Bucket(TimingWheel<T> owner, Level<T> level, int index, boolean coarse) {
     this.owner = owner;
-    this.slab = owner.slab;
     assign(level, index, coarse);
   }
 
@@ -80,10 +77,10 @@ final class Bucket<T> {
 
   /**
    * Reads the deadline of every timer of a chunk in one tight loop and returns them combined, so
-   * that the processor fetches the timers' cache lines all at once: a bucket that is emptied or
-   * handed out calls it as it enters each chunk, before the slower work on each timer, where only
-   * a timer or two would be in flight at a time. The caller keeps the result (in {@link
-   * TimingWheel#readAhead}) so that the reads are not optimized away.
+   * that the processor fetches the timers' cache lines all at once: a bucket that is emptied,
+   * handed out or compacted calls it as it enters each chunk, before the slower work on each
+   * timer, where only a timer or two would be in flight at a time. The caller keeps the result
+   * (in {@link TimingWheel#readAhead}) so that the reads are not optimized away.
    */
   static <T> long readAhead(Slab<T> slab, int chunk) {
     WheelTimer<T>[] slots = slab.slots;
@@ -104,6 +101,7 @@ final class Bucket<T> {
 
   /** Appends a timer that is in no bucket; it is then pending, here. */
   void append(WheelTimer<T> timer) {
+    Slab<T> slab = owner.slab;
     if ((fill & (Slab.CHUNK - 1)) == 0) {
       int chunk = slab.take();
       if (fill == 0) {
@@ -125,6 +123,7 @@ final class Bucket<T> {
 
   /** Takes a timer of this bucket out of it; it is then not pending. */
   void remove(WheelTimer<T> timer) {
+    Slab<T> slab = owner.slab;
     slab.slots[timer.slot] = null;
     timer.slot = WheelTimer.NOT_PENDING;
     size--;
@@ -151,8 +150,16 @@ final class Bucket<T> {
   /**
    * Empties the bucket and hands its timers, in order, to {@code sink}, each already out of the
    * bucket and not pending. The sink may put them in any bucket, this one included.
+   *
+   * <p>Each chunk goes back to the slab as soon as its last slot is read, so that the sink, filing
+   * the timers elsewhere, reuses it: moving a bucket costs at most one chunk per bucket it files
+   * into beyond those it frees, never a second copy of the bucket. Otherwise a large bucket passed
+   * by a level (with a single TTL, one slot of level 2 holds nearly every timer as level 1 nears
+   * its end) would hold its chunks until all its timers had taken new ones, and the slab would
+   * grow to twice the timers it ever holds.
    */
   void takeAll(Consumer<WheelTimer<T>> sink) {
+    Slab<T> slab = owner.slab;
     int chunk = first;
     int end = fill;
     int count = size;
@@ -160,11 +167,12 @@ final class Bucket<T> {
     last = Slab.NO_CHUNK;
     fill = 0;
     size = 0;
-    int chainFirst = chunk;
     long readAhead = end > 0 ? readAhead(slab, chunk) : 0;
     for (int i = 0; i < end; i++) {
       if (startsChunk(i)) {
-        chunk = slab.next[chunk];
+        int read = chunk;
+        chunk = slab.next[read];
+        slab.give(read, read, 1);
         readAhead ^= readAhead(slab, chunk);
       }
       // The sink may grow the slab: read the array anew each time.
@@ -177,7 +185,7 @@ final class Bucket<T> {
       }
     }
     if (end > 0) {
-      slab.give(chainFirst, chunk, chunksFor(end));
+      slab.give(chunk, chunk, 1);
       owner.readAhead = readAhead;
     }
     if (level != null && count > 0) {
@@ -187,6 +195,7 @@ final class Bucket<T> {
 
   /** Forgets every timer, which is then not pending. */
   void clear() {
+    Slab<T> slab = owner.slab;
     int chunk = first;
     for (int i = 0; i < fill; i++) {
       if (startsChunk(i)) {
@@ -209,6 +218,7 @@ final class Bucket<T> {
 
   /** Hands every timer to {@code action}, in order, changing nothing. */
   void forEach(Consumer<? super WheelTimer<T>> action) {
+    Slab<T> slab = owner.slab;
     int chunk = first;
     for (int i = 0; i < fill; i++) {
       if (startsChunk(i)) {
@@ -223,6 +233,7 @@ final class Bucket<T> {
 
   /** The first timer, or {@code null} if the bucket is empty. */
   WheelTimer<T> first() {
+    Slab<T> slab = owner.slab;
     int chunk = first;
     for (int i = 0; i < fill; i++) {
       if (startsChunk(i)) {
@@ -243,6 +254,7 @@ final class Bucket<T> {
 
   /** Gives every chunk of an empty bucket (all its slots null) back to the slab. */
   private void releaseChunks() {
+    Slab<T> slab = owner.slab;
     if (fill > 0) {
       slab.give(first, last, chunksFor(fill));
       first = Slab.NO_CHUNK;
@@ -251,14 +263,34 @@ final class Bucket<T> {
     }
   }
 
-  /** Moves the timers to the front, in order, and gives back the chunks left unused. */
+  /**
+   * Moves the timers to the front, in order, and gives back the chunks left unused. The timers
+   * before the first hole stay where they are and are not read; every later one moves, and moving
+   * writes its new slot to it, a store to a line of its own, usually not cached at a million
+   * timers. So each chunk from the first hole on is read ahead ({@link #readAhead}) as the copy
+   * enters it: its sixteen timers' lines are fetched at once instead of one store miss after
+   * another.
+   */
   private void compact() {
-    int readChunk = first;
-    int writeChunk = first;
+    Slab<T> slab = owner.slab;
+    // The chunks of filled slot kept, and of the one before it (the first chunk while kept is 0).
+    int chunk = first;
+    int previous = first;
     int kept = 0;
-    for (int i = 0; i < fill; i++) {
-      if (startsChunk(i)) {
+    while (kept < fill && slab.slots[slotIn(chunk, kept)] != null) {
+      previous = chunk;
+      kept++;
+      if (kept < fill && startsChunk(kept)) {
+        chunk = slab.next[chunk];
+      }
+    }
+    int readChunk = chunk;
+    int writeChunk = previous;
+    long readAhead = kept < fill ? readAhead(slab, readChunk) : 0;
+    for (int i = kept; i < fill; i++) {
+      if (startsChunk(i) && i > kept) {
         readChunk = slab.next[readChunk];
+        readAhead ^= readAhead(slab, readChunk);
       }
       int from = slotIn(readChunk, i);
       WheelTimer<T> timer = slab.slots[from];
@@ -267,13 +299,12 @@ final class Bucket<T> {
           writeChunk = slab.next[writeChunk];
         }
         int to = slotIn(writeChunk, kept++);
-        if (to != from) {
-          slab.slots[to] = timer;
-          slab.slots[from] = null;
-          timer.slot = to;
-        }
+        slab.slots[to] = timer;
+        slab.slots[from] = null;
+        timer.slot = to;
       }
     }
+    owner.readAhead = readAhead;
     int unused = chunksFor(fill) - chunksFor(kept);
     if (unused > 0) {
       slab.give(slab.next[writeChunk], last, unused);

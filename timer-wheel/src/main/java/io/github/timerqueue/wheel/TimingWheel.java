@@ -1003,14 +1003,16 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   }
 
   /**
-   * A bucket for a slot of a level: a spare one. When there is none, half again as many as were
-   * made so far are made at once (at least 16, at most one per slot of the levels in all), so
+   * A bucket for a slot of a level: a spare one. When there is none, a quarter again as many as
+   * were made so far are made at once (at least 4, at most one per slot of the levels in all), so
    * that, as with the slab's chunks, a workload's later peaks of occupied slots find a spare
-   * bucket instead of allocating one.
+   * bucket instead of allocating one; a quarter, not more, because where few timers share a slot
+   * the buckets are a large part of the memory (at a thousand timers spread over a level, 48
+   * bytes of bucket for every two or three timers).
    */
   Bucket<T> takeBucket(Level<T> level, int index, boolean coarse) {
     if (spareBuckets == null) {
-      int made = Math.max(1, Math.min(Math.max(16, bucketsMade >>> 1), slotCount - bucketsMade));
+      int made = Math.max(1, Math.min(Math.max(4, bucketsMade >>> 2), slotCount - bucketsMade));
       for (int i = 0; i < made; i++) {
         giveBucket(new Bucket<>(this, null, -1, false));
       }

@@ -88,6 +88,32 @@ class WheelStorageTest {
   }
 
   @Test
+  void movingABucketDownALevelReusesItsChunksInsteadOfGrowingTheSlab() {
+    TimingWheel<Integer> wheel = wheel("2,8", 0, 1);
+    List<TimerHandle<Integer>> timers = new ArrayList<>();
+    List<Integer> armed = new ArrayList<>();
+    for (int i = 0; i < 1_600; i++) {
+      timers.add(wheel.schedule(10, i));
+      armed.add(i);
+    }
+    assertThat(WheelProbe.where(wheel, timers.get(0))).isEqualTo("level 1");
+    int chunks = wheel.slab.chunks();
+    assertThat(wheel.slab.freeChunks)
+        .as("fewer chunks free than the bucket takes, so a second copy would grow the slab")
+        .isLessThan(Bucket.chunksFor(1_600));
+
+    // Level 1 passes the slot of keys 8 to 11: all 1,600 timers move to level 0's slot of key 9.
+    assertThat(wheel.advance(8, timer -> {})).isZero();
+    assertThat(WheelProbe.where(wheel, timers.get(1_599))).isEqualTo("level 0");
+    assertThat(wheel.slab.chunks()).as("the move takes the chunks it frees").isEqualTo(chunks);
+    TimingWheelInvariants.check(wheel);
+
+    List<Integer> fired = new ArrayList<>();
+    assertThat(wheel.advance(10, timer -> fired.add(timer.payload()))).isEqualTo(1_600);
+    assertThat(fired).as("arming order survives the move").isEqualTo(armed);
+  }
+
+  @Test
   void emptiedSlotsGiveBackTheirBucketsAndChunks() {
     TimingWheel<Integer> wheel = wheel("3,3,3", 0, 1);
     for (int i = 0; i < 500; i++) {
