@@ -30,7 +30,7 @@ final class Bucket {
   void add(CascadeTimer<?> timer) {
     int slot = end;
     if (slot == slots.length) {
-      slots = pool.grown(slots);
+      slots = pool.grown(slots, number != CascadeTimerQueue.FAR_BUCKET);
     }
     slots[slot] = timer;
     end = slot + 1;

@@ -71,10 +71,12 @@ import java.util.function.Consumer;
  * <h2>Memory</h2>
  * A pending timer takes its 32-byte handle (payload, deadline and its position: bucket and slot)
  * and one 4-byte slot in its bucket's array, whose capacity is a power of two; about 36 to 40 bytes
- * in all, with compressed references. A bucket never keeps the slot of a cancelled timer: cancel
- * moves the bucket's last timer into it. Arrays of emptied buckets are kept for the buckets that
- * fill next, up to as many slots as there are timers, so a wheel turning at a steady load
- * allocates nothing; each level costs 2<sup>bits</sup> small bucket objects once created.
+ * in all, with compressed references, for a queue filled ahead of its clock. A bucket never keeps
+ * the slot of a cancelled timer: cancel moves the bucket's last timer into it. The arrays that
+ * buckets empty or outgrow are kept for the buckets that fill next while all arrays together hold
+ * at most three slots per timer (plus a few thousand), so a wheel turning at a steady load
+ * allocates nothing, and costs about 38 to 44 bytes per timer as its buckets fill and empty; each
+ * level costs 2<sup>bits</sup> small bucket objects once created.
  *
  * <h2>Costs</h2>
  * With {@code k} levels ({@code k <= ceil(64 / bits)}, and only as many as the deadlines in use

@@ -41,7 +41,7 @@ final class DueBucket {
       if (live <= slots.length >>> 1 && slots.length > 0) {
         compact();
       } else {
-        slots = pool.grown(slots);
+        slots = pool.grown(slots, true);
       }
     }
     int slot = end;
