@@ -704,7 +704,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
       }
     }
     if (bucket.isEmpty()) {
-      bucket.emptied();
+      bucket.emptied(0);
     }
   }
 
@@ -724,7 +724,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
       slots[slot] = null;
       due.add(timer);
     }
-    bucket.emptied();
+    bucket.emptied(SlotPool.SMALL_CAPACITY);
   }
 
   /**
@@ -758,7 +758,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
       slots[slot] = null;
       refile(timer);
     }
-    far.emptied();
+    far.emptied(0);
   }
 
   // ------------------------------------------------------------------ the earliest timer
@@ -889,7 +889,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
       slots[slot].position = notPending;
       slots[slot] = null;
     }
-    bucket.emptied();
+    bucket.emptied(0);
   }
 
   private void release(DueBucket bucket) {

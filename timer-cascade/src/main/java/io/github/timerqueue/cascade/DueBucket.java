@@ -104,7 +104,7 @@ final class DueBucket {
 
   /** Marks the bucket empty after its timers were taken out and their slots cleared. */
   void emptied() {
-    slots = pool.afterEmptying(slots);
+    slots = pool.afterEmptying(slots, SlotPool.KEPT_CAPACITY);
     first = 0;
     end = 0;
     live = 0;

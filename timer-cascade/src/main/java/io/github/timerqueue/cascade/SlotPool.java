@@ -10,13 +10,15 @@ import java.util.Arrays;
  * cancelling leaves less than a quarter full, above {@value #KEPT_CAPACITY} slots, by one half as
  * large (so an array's capacity stays within four times its timers, amortized {@code O(1)} per
  * cancel). A bucket that empties gives its array back, and so does a bucket that outgrows or
- * shrinks out of one. Arrays given back wait here, cleared, for the next bucket that needs that
- * capacity or less, as long as all the arrays the pool has handed out and holds, in buckets or here,
- * add up to no more than {@value #OWNED_SLOTS_PER_TIMER} slots per timer of the queue plus {@value
- * #SPARE_SLOTS}; beyond that, an array given back is left to the garbage collector. In a wheel that
- * turns at a steady load the arrays thus pass from the buckets the base has reached to those that
- * fill up, each growing bucket finding its next size among the arrays the last one outgrew, and
- * nothing is allocated.
+ * shrinks out of one, except for the buckets filled again soon: a level-0 bucket keeps a small
+ * array, and a due bucket, which fills again at the next advance, any array it would not shrink.
+ * Arrays given back wait here, cleared, for the next bucket that needs that capacity or less, as
+ * long as all the arrays the pool has handed out and holds, in buckets or here, add up to no more
+ * than {@value #OWNED_SLOTS_PER_TIMER} slots per timer of the queue plus {@value #SPARE_SLOTS};
+ * beyond that, an array given back is left to the garbage collector. In a wheel that turns at a
+ * steady load the arrays thus pass from the buckets the base has reached to those that fill up,
+ * each growing bucket finding its next size among the arrays the last one outgrew, and nothing is
+ * allocated.
  *
  * <p>The far bucket's outgrown arrays are the exception: they are never kept. The far bucket grows
  * while a queue fills up ahead of its levels, and only a sweep empties it; keeping its trail of
@@ -27,8 +29,15 @@ final class SlotPool {
   static final CascadeTimer<?>[] NONE = new CascadeTimer<?>[0];
   /** The capacity of a bucket's first array. */
   static final int FIRST_CAPACITY = 4;
-  /** Arrays up to this capacity are never shrunk. */
+  /** Arrays up to this capacity are never shrunk, and a due bucket keeps them when emptied. */
   static final int KEPT_CAPACITY = 1024;
+  /**
+   * A level-0 bucket keeps an array up to this capacity when the base reaches it. Its array is not
+   * worth a trip through the pool: the next sweep of level 1 fills it again with a handful of
+   * timers. A bucket of a higher level that a cascade has emptied is not filled again before the
+   * base has gone round its level, while others fill now, so its array serves better elsewhere.
+   */
+  static final int SMALL_CAPACITY = 16;
   /** Slots the arrays may hold on top of {@link #OWNED_SLOTS_PER_TIMER} per timer of the queue. */
   static final int SPARE_SLOTS = 4096;
   /**
@@ -84,11 +93,13 @@ final class SlotPool {
   }
 
   /**
-   * Takes back the array of a bucket that has just been emptied (all its slots {@code null}), and
-   * returns the array the bucket keeps: none. A bucket a cascade has emptied is not filled again
-   * before the base has gone round its level, while others fill now.
+   * Takes back the array of a bucket that has just been emptied (all its slots {@code null}) unless
+   * it has at most {@code kept} slots, and returns the array the bucket keeps: its own, or none.
    */
-  CascadeTimer<?>[] afterEmptying(CascadeTimer<?>[] slots) {
+  CascadeTimer<?>[] afterEmptying(CascadeTimer<?>[] slots, int kept) {
+    if (slots.length <= kept) {
+      return slots;
+    }
     give(slots);
     return NONE;
   }

@@ -120,6 +120,32 @@ class SlotStorageTest {
   }
 
   /**
+   * A level-0 bucket, filled again by the next sweep of level 1, keeps its small array when the base
+   * reaches it, and a due bucket, filled again by the next advance, keeps its array when emptied.
+   */
+  @Test
+  void bucketsFilledAgainSoonKeepTheirArrays() {
+    CascadeTimerQueue<Integer> queue = new CascadeTimerQueue<>(TimerConfig.defaults(), 8);
+    queue.schedule(1 << 20, -1);
+    queue.advance(1, timer -> {});
+    for (int i = 0; i < 5; i++) {
+      queue.schedule(10, i);
+    }
+    Bucket bucket = queue.levels[0].buckets[10];
+    CascadeTimer<?>[] array = bucket.slots;
+    assertThat(array).hasSize(8);
+
+    assertThat(queue.advance(10, timer -> {})).isEqualTo(5);
+
+    assertThat(bucket.isEmpty()).isTrue();
+    assertThat(bucket.slots).isSameAs(array).containsOnlyNulls();
+    assertThat(queue.firing.isEmpty()).isTrue();
+    assertThat(queue.firing.slots).hasSize(8).containsOnlyNulls();
+    assertThat(queue.pool.ownedSlots()).isEqualTo(slotsInBuckets(queue) + queue.pool.heldSlots());
+    CascadeInvariants.check(queue);
+  }
+
+  /**
    * Timers flowing through the wheel as through a server's timeouts (each fired timer re-armed with
    * a new random delay) make buckets grow and empty at every level; once the pool has the sizes
    * they need, the flow allocates nothing, the large arrays of the sweeps included.
