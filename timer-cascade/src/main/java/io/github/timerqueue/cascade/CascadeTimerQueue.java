@@ -591,21 +591,24 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     }
     int level = levelOfHighestBit[63 - Long.numberOfLeadingZeros(tick - base)];
     if (level < levelCount) {
-      Level wheelLevel = levels[level];
-      int digit = digit(tick, level);
-      wheelLevel.buckets[digit].add(timer);
-      wheelLevel.markOccupied(digit);
-      long mark = wheelLevel.lowWater;
-      if (mark == NO_TICK || Long.compareUnsigned(tick, mark) <= 0) {
-        wheelLevel.lowWater = tick;
-        wheelLevel.witness = timer;
-      }
+      fileInLevel(levels[level], digit(tick, level), timer, tick);
     } else {
       far.add(timer);
       if (farLowWater == NO_TICK || Long.compareUnsigned(tick, farLowWater) <= 0) {
         farLowWater = tick;
         farWitness = timer;
       }
+    }
+  }
+
+  /** Files a timer in the bucket of {@code digit} of its level, and lowers the level's mark. */
+  private static void fileInLevel(Level wheelLevel, int digit, CascadeTimer<?> timer, long tick) {
+    wheelLevel.buckets[digit].add(timer);
+    wheelLevel.markOccupied(digit);
+    long mark = wheelLevel.lowWater;
+    if (mark == NO_TICK || Long.compareUnsigned(tick, mark) <= 0) {
+      wheelLevel.lowWater = tick;
+      wheelLevel.witness = timer;
     }
   }
 
@@ -685,6 +688,10 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     int end = bucket.end;
     bucket.end = 0;
     long[] sweptTicks = this.sweptTicks;
+    // A level-1 sweep files nearly all its timers in level 0, straight from their digit; file()
+    // is not needed to keep the earliest tick either, since moving the base has dropped it.
+    Level levelZero = level == 1 ? levels[0] : null;
+    long levelZeroSpan = 1L << levelBits;
     for (int first = 0; first < end; first += SWEEP_CHUNK) {
       int last = Math.min(end, first + SWEEP_CHUNK);
       // Reading every deadline of the chunk first lets the timers' cache misses overlap; the
@@ -698,6 +705,8 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
         long tick = sweptTicks[slot - first];
         if (tick == base) {
           due.add(timer);
+        } else if (levelZero != null && Long.compareUnsigned(tick - base, levelZeroSpan) < 0) {
+          fileInLevel(levelZero, (int) tick & digitMask, timer, tick);
         } else {
           file(timer, tick);
         }
