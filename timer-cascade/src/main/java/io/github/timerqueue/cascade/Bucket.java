@@ -30,7 +30,7 @@ final class Bucket {
   void add(CascadeTimer<?> timer) {
     int slot = end;
     if (slot == slots.length) {
-      slots = pool.grown(slots);
+      slots = pool.grown(slots, number != CascadeTimerQueue.FAR_BUCKET);
     }
     slots[slot] = timer;
     end = slot + 1;
@@ -53,15 +53,18 @@ final class Bucket {
       moved.position = CascadeTimer.position(number, slot);
     }
     if (last == 0) {
-      this.slots = pool.afterEmptying(slots);
+      this.slots = pool.afterEmptying(slots, 0);
     } else if (SlotPool.shouldShrink(slots, last)) {
       this.slots = pool.halved(slots, last);
     }
   }
 
-  /** Marks the bucket empty after its timers were taken out at once and their slots cleared. */
-  void emptied() {
+  /**
+   * Marks the bucket empty after its timers were taken out at once and their slots cleared; it keeps
+   * its array if that has at most {@code kept} slots, else gives it to the pool.
+   */
+  void emptied(int kept) {
     end = 0;
-    slots = pool.afterEmptying(slots);
+    slots = pool.afterEmptying(slots, kept);
   }
 }

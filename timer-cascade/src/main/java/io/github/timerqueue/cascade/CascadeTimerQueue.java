@@ -71,10 +71,12 @@ import java.util.function.Consumer;
  * <h2>Memory</h2>
  * A pending timer takes its 32-byte handle (payload, deadline and its position: bucket and slot)
  * and one 4-byte slot in its bucket's array, whose capacity is a power of two; about 36 to 40 bytes
- * in all, with compressed references. A bucket never keeps the slot of a cancelled timer: cancel
- * moves the bucket's last timer into it. Arrays of emptied buckets are kept for the buckets that
- * fill next, up to as many slots as there are timers, so a wheel turning at a steady load
- * allocates nothing; each level costs 2<sup>bits</sup> small bucket objects once created.
+ * in all, with compressed references, for a queue filled ahead of its clock. A bucket never keeps
+ * the slot of a cancelled timer: cancel moves the bucket's last timer into it. The arrays that
+ * buckets empty or outgrow are kept for the buckets that fill next while all arrays together hold
+ * at most three slots per timer (plus a few thousand), so a wheel turning at a steady load
+ * allocates nothing, and costs about 38 to 44 bytes per timer as its buckets fill and empty; each
+ * level costs 2<sup>bits</sup> small bucket objects once created.
  *
  * <h2>Costs</h2>
  * With {@code k} levels ({@code k <= ceil(64 / bits)}, and only as many as the deadlines in use
@@ -589,21 +591,24 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     }
     int level = levelOfHighestBit[63 - Long.numberOfLeadingZeros(tick - base)];
     if (level < levelCount) {
-      Level wheelLevel = levels[level];
-      int digit = digit(tick, level);
-      wheelLevel.buckets[digit].add(timer);
-      wheelLevel.markOccupied(digit);
-      long mark = wheelLevel.lowWater;
-      if (mark == NO_TICK || Long.compareUnsigned(tick, mark) <= 0) {
-        wheelLevel.lowWater = tick;
-        wheelLevel.witness = timer;
-      }
+      fileInLevel(levels[level], digit(tick, level), timer, tick);
     } else {
       far.add(timer);
       if (farLowWater == NO_TICK || Long.compareUnsigned(tick, farLowWater) <= 0) {
         farLowWater = tick;
         farWitness = timer;
       }
+    }
+  }
+
+  /** Files a timer in the bucket of {@code digit} of its level, and lowers the level's mark. */
+  private static void fileInLevel(Level wheelLevel, int digit, CascadeTimer<?> timer, long tick) {
+    wheelLevel.buckets[digit].add(timer);
+    wheelLevel.markOccupied(digit);
+    long mark = wheelLevel.lowWater;
+    if (mark == NO_TICK || Long.compareUnsigned(tick, mark) <= 0) {
+      wheelLevel.lowWater = tick;
+      wheelLevel.witness = timer;
     }
   }
 
@@ -683,6 +688,10 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     int end = bucket.end;
     bucket.end = 0;
     long[] sweptTicks = this.sweptTicks;
+    // A level-1 sweep files nearly all its timers in level 0, straight from their digit; file()
+    // is not needed to keep the earliest tick either, since moving the base has dropped it.
+    Level levelZero = level == 1 ? levels[0] : null;
+    long levelZeroSpan = 1L << levelBits;
     for (int first = 0; first < end; first += SWEEP_CHUNK) {
       int last = Math.min(end, first + SWEEP_CHUNK);
       // Reading every deadline of the chunk first lets the timers' cache misses overlap; the
@@ -696,13 +705,15 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
         long tick = sweptTicks[slot - first];
         if (tick == base) {
           due.add(timer);
+        } else if (levelZero != null && Long.compareUnsigned(tick - base, levelZeroSpan) < 0) {
+          fileInLevel(levelZero, (int) tick & digitMask, timer, tick);
         } else {
           file(timer, tick);
         }
       }
     }
     if (bucket.isEmpty()) {
-      bucket.emptied();
+      bucket.emptied(0);
     }
   }
 
@@ -722,7 +733,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
       slots[slot] = null;
       due.add(timer);
     }
-    bucket.emptied();
+    bucket.emptied(SlotPool.SMALL_CAPACITY);
   }
 
   /**
@@ -756,7 +767,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
       slots[slot] = null;
       refile(timer);
     }
-    far.emptied();
+    far.emptied(0);
   }
 
   // ------------------------------------------------------------------ the earliest timer
@@ -887,7 +898,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
       slots[slot].position = notPending;
       slots[slot] = null;
     }
-    bucket.emptied();
+    bucket.emptied(0);
   }
 
   private void release(DueBucket bucket) {

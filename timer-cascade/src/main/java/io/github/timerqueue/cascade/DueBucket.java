@@ -41,7 +41,7 @@ final class DueBucket {
       if (live <= slots.length >>> 1 && slots.length > 0) {
         compact();
       } else {
-        slots = pool.grown(slots);
+        slots = pool.grown(slots, true);
       }
     }
     int slot = end;
@@ -104,7 +104,7 @@ final class DueBucket {
 
   /** Marks the bucket empty after its timers were taken out and their slots cleared. */
   void emptied() {
-    slots = pool.afterEmptying(slots);
+    slots = pool.afterEmptying(slots, SlotPool.KEPT_CAPACITY);
     first = 0;
     end = 0;
     live = 0;

@@ -9,23 +9,44 @@ import java.util.Arrays;
  * <p>Capacities are powers of two. A full array is replaced by one twice as large; an array that
  * cancelling leaves less than a quarter full, above {@value #KEPT_CAPACITY} slots, by one half as
  * large (so an array's capacity stays within four times its timers, amortized {@code O(1)} per
- * cancel). A bucket that empties gives its array back. Replaced and given-back arrays wait here,
- * cleared, for the next bucket that needs that capacity, if when they are given back they add up
- * to no more slots than the queue has timers plus {@value #SPARE_SLOTS} (for the arrays buckets
- * grew out of: an eighth of the timers plus {@value #SPARE_SLOTS}, or a growing queue would keep
- * their whole trail); beyond that they are left to the garbage collector. In a wheel that turns at
- * a steady load the arrays thus pass from the buckets the base has reached to those that fill up,
- * and nothing is allocated.
+ * cancel). A bucket that empties gives its array back, and so does a bucket that outgrows or
+ * shrinks out of one, except for the buckets filled again soon: a level-0 bucket keeps a small
+ * array, and a due bucket, which fills again at the next advance, any array it would not shrink.
+ * Arrays given back wait here, cleared, for the next bucket that needs that capacity or less, as
+ * long as all the arrays the pool has handed out and holds, in buckets or here, add up to no more
+ * than {@value #OWNED_SLOTS_PER_TIMER} slots per timer of the queue plus {@value #SPARE_SLOTS};
+ * beyond that, an array given back is left to the garbage collector. In a wheel that turns at a
+ * steady load the arrays thus pass from the buckets the base has reached to those that fill up,
+ * each growing bucket finding its next size among the arrays the last one outgrew, and nothing is
+ * allocated.
+ *
+ * <p>The far bucket's outgrown arrays are the exception: they are never kept. The far bucket grows
+ * while a queue fills up ahead of its levels, and only a sweep empties it; keeping its trail of
+ * smaller arrays would cost a filled queue about one slot per timer for arrays nothing may need.
  */
 final class SlotPool {
   /** The array of a bucket that has never held a timer. */
   static final CascadeTimer<?>[] NONE = new CascadeTimer<?>[0];
   /** The capacity of a bucket's first array. */
   static final int FIRST_CAPACITY = 4;
-  /** Arrays up to this capacity are never shrunk. */
+  /** Arrays up to this capacity are never shrunk, and a due bucket keeps them when emptied. */
   static final int KEPT_CAPACITY = 1024;
-  /** Slots the pool may hold on top of one per timer of the queue. */
+  /**
+   * A level-0 bucket keeps an array up to this capacity when the base reaches it. Its array is not
+   * worth a trip through the pool: the next sweep of level 1 fills it again with a handful of
+   * timers. A bucket of a higher level that a cascade has emptied is not filled again before the
+   * base has gone round its level, while others fill now, so its array serves better elsewhere.
+   */
+  static final int SMALL_CAPACITY = 16;
+  /** Slots the arrays may hold on top of {@link #OWNED_SLOTS_PER_TIMER} per timer of the queue. */
   static final int SPARE_SLOTS = 4096;
+  /**
+   * Slots per timer that the arrays in buckets and in the pool may hold together before an array
+   * given back is dropped: a growing bucket's array has up to twice the slots of its timers, and a
+   * turning wheel needs the sizes its buckets grow through at hand. With two, a wheel turning a
+   * million timers through base-256 levels still allocates several bytes per fired timer.
+   */
+  static final int OWNED_SLOTS_PER_TIMER = 3;
 
   /** {@code free[c]} holds {@code count[c]} arrays of capacity {@code 2^c}. */
   private final CascadeTimer<?>[][][] free = new CascadeTimer<?>[Integer.SIZE][][];
@@ -34,22 +55,25 @@ final class SlotPool {
   private final CascadeTimerQueue<?> queue;
   /** The number of slots in the arrays held. */
   private long heldSlots;
+  /** The number of slots in the arrays handed out and held: in buckets or here. */
+  private long ownedSlots;
 
   SlotPool(CascadeTimerQueue<?> queue) {
     this.queue = queue;
   }
 
   /**
-   * Returns an array at least twice as large as a full one, holding its timers in the same slots.
+   * Returns an array at least twice as large as a full one, holding its timers in the same slots;
+   * gives the full one back if {@code keepOutgrown}, else drops it.
    */
-  CascadeTimer<?>[] grown(CascadeTimer<?>[] slots) {
+  CascadeTimer<?>[] grown(CascadeTimer<?>[] slots, boolean keepOutgrown) {
     CascadeTimer<?>[] grown = take(Math.max(FIRST_CAPACITY, slots.length << 1), false);
     System.arraycopy(slots, 0, grown, 0, slots.length);
-    // A queue that grows leaves a trail of smaller arrays, as large together as its buckets: the
-    // pool keeps them only up to an eighth of a slot per timer (plus the spare).
-    if (heldSlots + slots.length <= (queue.size() >>> 3) + SPARE_SLOTS) {
+    if (keepOutgrown) {
       Arrays.fill(slots, null);
       give(slots);
+    } else {
+      ownedSlots -= slots.length;
     }
     return grown;
   }
@@ -69,11 +93,13 @@ final class SlotPool {
   }
 
   /**
-   * Takes back the array of a bucket that has just been emptied (all its slots {@code null}), and
-   * returns the array the bucket keeps: none. A bucket a cascade has emptied is not filled again
-   * before the base has gone round its level, while others fill now.
+   * Takes back the array of a bucket that has just been emptied (all its slots {@code null}) unless
+   * it has at most {@code kept} slots, and returns the array the bucket keeps: its own, or none.
    */
-  CascadeTimer<?>[] afterEmptying(CascadeTimer<?>[] slots) {
+  CascadeTimer<?>[] afterEmptying(CascadeTimer<?>[] slots, int kept) {
+    if (slots.length <= kept) {
+      return slots;
+    }
     give(slots);
     return NONE;
   }
@@ -81,6 +107,11 @@ final class SlotPool {
   /** The number of slots in the arrays the pool holds. */
   long heldSlots() {
     return heldSlots;
+  }
+
+  /** The number of slots in the arrays the pool has handed out and holds. */
+  long ownedSlots() {
+    return ownedSlots;
   }
 
   /**
@@ -101,13 +132,18 @@ final class SlotPool {
         return taken;
       }
     }
+    ownedSlots += capacity;
     return new CascadeTimer<?>[capacity];
   }
 
-  /** Keeps a cleared array, unless the pool would then hold more slots than it may. */
+  /** Keeps a cleared array given back, unless the arrays owned are over their bound. */
   private void give(CascadeTimer<?>[] slots) {
     int capacity = slots.length;
-    if (capacity == 0 || heldSlots + capacity > (long) queue.size() + SPARE_SLOTS) {
+    if (capacity == 0) {
+      return;
+    }
+    if (ownedSlots > OWNED_SLOTS_PER_TIMER * (long) queue.size() + SPARE_SLOTS) {
+      ownedSlots -= capacity;
       return;
     }
     int sizeClass = Integer.numberOfTrailingZeros(capacity);

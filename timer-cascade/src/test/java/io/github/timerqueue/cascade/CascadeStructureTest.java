@@ -144,6 +144,36 @@ class CascadeStructureTest {
     CascadeInvariants.check(queue);
   }
 
+  /**
+   * A jump of the base that enters a new level-3 group in mid level-1 group (base 65 = 1001 in base
+   * 4) files a timer 15 ticks ahead (at 80 = 1100) in level 1, four groups ahead, in the very bucket
+   * of the base's level-1 digit that the same jump empties next: that sweep must file it in level 1
+   * again, not in level 0, where it would fire at 68.
+   */
+  @Test
+  void aLevelOneSweepFilesATimerFourGroupsAheadBackInLevelOne() {
+    CascadeTimerQueue<String> queue = new CascadeTimerQueue<>(TimerConfig.defaults(), 2);
+    queue.schedule(255, "makes four levels");
+    queue.advance(1, timer -> {});
+    assertThat(queue.levelCount).isEqualTo(4);
+    queue.schedule(65, "65");
+    CascadeTimer<String> eighty = timer(queue.schedule(80, "80"));
+    assertThat(queue.where(eighty)).isEqualTo(3);
+    List<String> fired = new ArrayList<>();
+
+    queue.advance(65, timer -> fired.add(timer.payload()));
+
+    assertThat(fired).containsExactly("65");
+    assertThat(queue.where(eighty)).isEqualTo(1);
+    assertThat(queue.levels[1].buckets[0].slots).startsWith(eighty);
+    CascadeInvariants.check(queue);
+    queue.advance(79, timer -> fired.add(timer.payload()));
+    assertThat(fired).containsExactly("65");
+    queue.advance(80, timer -> fired.add(timer.payload()));
+    assertThat(fired).containsExactly("65", "80");
+    CascadeInvariants.check(queue);
+  }
+
   @Test
   void levelsAreCreatedOnlyAsFarAsTheDeadlinesInUseRequire() {
     CascadeTimerQueue<String> queue = new CascadeTimerQueue<>(TimerConfig.defaults(), 4);

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.timerqueue.TimerConfig;
 import io.github.timerqueue.TimerHandle;
+import io.github.timerqueue.conformance.AllocationCounter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -68,8 +70,9 @@ class SlotStorageTest {
       }
     }
     assertThat(bucket.end).isEqualTo(10);
-    assertThat(queue.pool.heldSlots())
-        .isLessThanOrEqualTo((long) queue.size() + SlotPool.SPARE_SLOTS);
+    assertThat(queue.pool.heldSlots()).isLessThanOrEqualTo(
+        SlotPool.OWNED_SLOTS_PER_TIMER * (long) queue.size() + SlotPool.SPARE_SLOTS);
+    assertThat(queue.pool.ownedSlots()).isEqualTo(slotsInBuckets(queue) + queue.pool.heldSlots());
     CascadeInvariants.check(queue);
   }
 
@@ -94,7 +97,10 @@ class SlotStorageTest {
     CascadeInvariants.check(queue);
   }
 
-  /** Arrays of emptied buckets go to the pool, which never holds more slots than it may. */
+  /**
+   * Arrays of emptied buckets go to the pool, which keeps them only while the arrays in buckets and
+   * in the pool hold no more slots than they may.
+   */
   @Test
   void aTurningWheelReusesTheArraysOfEmptiedBuckets() {
     CascadeTimerQueue<Integer> queue = new CascadeTimerQueue<>(TimerConfig.defaults(), 4);
@@ -104,11 +110,101 @@ class SlotStorageTest {
     }
     for (long now = 0; now < 400_000; now += 16) {
       queue.advance(now, timer -> queue.reschedule(timer, queue.now() + 1 + random.nextInt(99_999)));
-      assertThat(queue.pool.heldSlots())
-          .isLessThanOrEqualTo((long) queue.size() + SlotPool.SPARE_SLOTS);
+      assertThat(queue.pool.heldSlots()).isLessThanOrEqualTo(
+          SlotPool.OWNED_SLOTS_PER_TIMER * (long) queue.size() + SlotPool.SPARE_SLOTS);
+      assertThat(queue.pool.ownedSlots())
+          .isEqualTo(slotsInBuckets(queue) + queue.pool.heldSlots());
     }
     assertThat(queue.size()).isEqualTo(5_000);
     CascadeInvariants.check(queue);
+  }
+
+  /**
+   * A level-0 bucket, filled again by the next sweep of level 1, keeps its small array when the base
+   * reaches it, and a due bucket, filled again by the next advance, keeps its array when emptied.
+   */
+  @Test
+  void bucketsFilledAgainSoonKeepTheirArrays() {
+    CascadeTimerQueue<Integer> queue = new CascadeTimerQueue<>(TimerConfig.defaults(), 8);
+    queue.schedule(1 << 20, -1);
+    queue.advance(1, timer -> {});
+    for (int i = 0; i < 5; i++) {
+      queue.schedule(10, i);
+    }
+    Bucket bucket = queue.levels[0].buckets[10];
+    CascadeTimer<?>[] array = bucket.slots;
+    assertThat(array).hasSize(8);
+
+    assertThat(queue.advance(10, timer -> {})).isEqualTo(5);
+
+    assertThat(bucket.isEmpty()).isTrue();
+    assertThat(bucket.slots).isSameAs(array).containsOnlyNulls();
+    assertThat(queue.firing.isEmpty()).isTrue();
+    assertThat(queue.firing.slots).hasSize(8).containsOnlyNulls();
+    assertThat(queue.pool.ownedSlots()).isEqualTo(slotsInBuckets(queue) + queue.pool.heldSlots());
+    CascadeInvariants.check(queue);
+  }
+
+  /**
+   * Timers flowing through the wheel as through a server's timeouts (each fired timer re-armed with
+   * a new random delay) make buckets grow and empty at every level; once the pool has the sizes
+   * they need, the flow allocates nothing, the large arrays of the sweeps included.
+   */
+  @Test
+  void aSteadyFlowOfFiredAndReArmedTimersAllocatesNothing() {
+    CascadeTimerQueue<Integer> queue = new CascadeTimerQueue<>(TimerConfig.defaults(), 4);
+    SplittableRandom random = new SplittableRandom(29);
+    long[] delays = new long[1 << 16];
+    for (int i = 0; i < delays.length; i++) {
+      delays[i] = random.nextLong(1, 2 * 12_500);
+    }
+    int[] next = {0};
+    Consumer<TimerHandle<Integer>> rearm =
+        timer -> queue.reschedule(timer, queue.now() + delays[next[0]++ & (delays.length - 1)]);
+    for (int i = 0; i < 100_000; i++) {
+      queue.schedule(delays[next[0]++ & (delays.length - 1)], i);
+    }
+    for (long now = 1; now <= 200_000; now++) {
+      queue.advance(now, rearm);
+    }
+
+    long[] now = {queue.now()};
+    long allocated = AllocationCounter.bytesAllocatedBy(() -> {
+      for (int tick = 0; tick < 100_000; tick++) {
+        queue.advance(++now[0], rearm);
+      }
+    });
+
+    assertThat(allocated).as("bytes allocated by 100,000 advances firing about 800,000 timers")
+        .isLessThan(1024);
+    assertThat(queue.size()).isEqualTo(100_000);
+    CascadeInvariants.check(queue);
+  }
+
+  /**
+   * A queue filled before its clock moves holds its timers in the far bucket; the arrays that bucket
+   * outgrew are not kept, so the filled queue costs its far bucket's array and nothing more.
+   */
+  @Test
+  void theFarBucketKeepsNoTrailOfOutgrownArrays() {
+    CascadeTimerQueue<Integer> queue = new CascadeTimerQueue<>(TimerConfig.defaults(), 8);
+    for (int i = 0; i < 1000; i++) {
+      queue.schedule(1 + i * 1_000_003L, i);
+    }
+    assertThat(queue.far.end).isEqualTo(1000);
+    assertThat(queue.pool.heldSlots()).isZero();
+    assertThat(queue.pool.ownedSlots()).isEqualTo(queue.far.slots.length).isEqualTo(1024);
+  }
+
+  /** The slots of the arrays in every bucket of the queue. */
+  private static long slotsInBuckets(CascadeTimerQueue<?> queue) {
+    long slots = queue.due.slots.length + queue.firing.slots.length + queue.far.slots.length;
+    for (int level = 0; level < queue.levelCount; level++) {
+      for (Bucket bucket : queue.levels[level].buckets) {
+        slots += bucket.slots.length;
+      }
+    }
+    return slots;
   }
 
   @Test
