@@ -140,7 +140,7 @@ final class Advisor {
   private static String preferred(ReplayResult pick, ReplayResult rival) {
     if (!Double.isNaN(pick.bytesPerTimer()) && !Double.isNaN(rival.bytesPerTimer())
         && pick.bytesPerTimer() != rival.bytesPerTimer()) {
-      return String.format(Locale.ROOT, " with less memory (%.0f against %.0f bytes per timer)",
+      return String.format(Locale.ROOT, " with less memory (%.1f against %.1f bytes per timer)",
           pick.bytesPerTimer(), rival.bytesPerTimer());
     }
     if (pick.meanLateness() != rival.meanLateness()) {
@@ -176,11 +176,12 @@ final class Advisor {
 
   private static String why(TraceProfile profile, ReplayResult pick) {
     String shape = String.format(Locale.ROOT,
-        "%.0f%% of its timers end cancelled rather than fired, %s distinct delays (median under"
+        "%.0f%% of its timers end cancelled rather than fired, %s distinct %s (median under"
             + " %s ticks, 99th percentile under %s), %.0f%% of the operations move a timer",
         100 * profile.cancelledShare(),
         profile.distinctDelays() > DelayProfile.MAX_DISTINCT
             ? "more than " + DelayProfile.MAX_DISTINCT : Integer.toString(profile.distinctDelays()),
+        profile.distinctDelays() == 1 ? "delay" : "delays",
         ticks(profile.medianDelay()), ticks(profile.p99Delay()),
         100 * profile.share(ReplayPass.RESCHEDULE));
     String design = switch (pick.contender().strategy()) {

@@ -46,7 +46,7 @@ class AdvisorTest {
 
     assertThat(Advisor.pick(results).contender().strategy()).isEqualTo("hitime");
     assertThat(Advisor.recommend(PROFILE, results, "1 ms"))
-        .contains("within 5% of `cascade` (100 ns) with less memory (50 against 62 bytes per"
+        .contains("within 5% of `cascade` (100 ns) with less memory (50.0 against 62.0 bytes per"
             + " timer)");
   }
 
@@ -87,11 +87,22 @@ class AdvisorTest {
     assertThat(Advisor.recommend(PROFILE, wheelFaster, "1 ms"))
         .startsWith("Use `lawn` at a resolution of 1 ms")
         .contains("in 99.6 ns per operation, within 30% of `wheel` (79.4 ns) with less memory"
-            + " (38 against 39 bytes per timer)")
+            + " (38.0 against 39.0 bytes per timer)")
         .contains("`lawn` and `wheel` are within the noise of this replay: a typical chunk of the"
             + " trace took up to 30% longer in its next-best pass than in its best, and results"
             + " closer than that (or than 5%) count as a tie")
         .contains("and 1.86× as fast as `heap`");
+  }
+
+  @Test
+  void memoryThatDiffersByLessThanAByteIsShownToATenth() {
+    List<ReplayResult> results = List.of(
+        result("lawn", 45.1, 0.50, 38.7, 0, Map.of()),
+        result("hitime", 42.5, 0.17, 39.2, 0, Map.of()));
+
+    assertThat(Advisor.recommend(PROFILE, results, "1 ms"))
+        .startsWith("Use `lawn`")
+        .contains("with less memory (38.7 against 39.2 bytes per timer)");
   }
 
   @Test
