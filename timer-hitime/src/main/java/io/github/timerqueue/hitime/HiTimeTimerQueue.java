@@ -113,7 +113,8 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
    *   slot (a second line; at a million timers the slot arrays take 4 MB and mostly stay in the
    *   last-level cache, where the timers, 32 MB, do not);
    * - schedule and reschedule write the timer and append it at its bin's tail, which is in the
-   *   cache; reschedule of a pending timer also clears its old slot, as cancel does;
+   *   cache; reschedule of a pending timer also clears its old slot, as cancel does, but after
+   *   the append, whose write barrier would otherwise wait for that store's miss;
    * - re-examining a bin reads its slots in order (a line per 16 timers) and, 32 at a time, the
    *   deadlines of their timers, loads that do not wait for one another (32 keep more misses in
    *   flight than 16: at a million timers spread over a wide range, the flow of expiring timers
@@ -263,7 +264,7 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
     long tick = lastTick & -Long.highestOneBit((firstTick - 1) ^ lastTick);
     // Either deadline rounds up to exactly this tick, so tickOf derives it again.
     timer.deadline = tick == endTick ? end : earliest + (tick * resolution - earliestKey);
-    fileAhead(timer, tick);
+    bucketAhead(tick).append(timer);
     size++;
     return timer;
   }
@@ -293,12 +294,26 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
   @Override
   public boolean reschedule(TimerHandle<T> timer, long deadline) {
     HiTimeTimer<T> owned = own(timer);
-    boolean wasPending = owned.slot >= 0;
-    if (wasPending) {
-      detach(owned);
+    int slot = owned.slot;
+    if (slot < 0) {
+      arm(owned, deadline);
+      return false;
     }
-    arm(owned, deadline);
-    return wasPending;
+    TimerBucket<T> from = bucketOf(owned);
+    owned.deadline = deadline;
+    TimerBucket<T> to = bucketFor(deadline);
+    if (to == from) {
+      // Cleared first, so that a compaction on the way cannot meet the timer twice.
+      from.vacate(slot);
+      to.append(owned);
+    } else {
+      // Appended before its old slot is cleared: the write barrier of the append fences the loads
+      // behind it until every store before it has completed, and the clearing store mostly misses
+      // the cache; after the append, that miss overlaps with whatever the caller does next.
+      to.append(owned);
+      vacate(from, slot);
+    }
+    return true;
   }
 
   /**
@@ -460,40 +475,37 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
   /** Gives a timer that is not pending its deadline and files it where that deadline puts it. */
   private void arm(HiTimeTimer<T> timer, long deadline) {
     timer.deadline = deadline;
-    long distance = deadline - now;
-    if (distance <= 0) {
-      appendDue(timer);
-    } else {
-      fileAhead(timer, ceilTick(keyAhead(elapsed, distance)));
-    }
+    bucketFor(deadline).append(timer);
     size++;
   }
 
-  /** Files a timer whose deadline lies ahead of the clock, due at {@code tick}. */
-  private void fileAhead(HiTimeTimer<T> timer, long tick) {
-    if (tick == nowTick) {
-      // Only at the very end of the clock, where a saturated key rounds to the clock's own tick.
-      appendDue(timer);
-    } else {
-      place(timer, tick);
-    }
+  /** The bucket where a timer with this deadline goes, marked occupied if it is a bin. */
+  private TimerBucket<T> bucketFor(long deadline) {
+    long distance = deadline - now;
+    return distance <= 0 ? due : bucketAhead(ceilTick(keyAhead(elapsed, distance)));
   }
 
-  /** Files a timer due at {@code tick}, after the clock's, in the bin where they first differ. */
-  private void place(HiTimeTimer<T> timer, long tick) {
-    binOf(tick).append(timer);
-  }
-
-  /** Files a due timer, to be handed out by the next advance. */
-  private void appendDue(HiTimeTimer<T> timer) {
-    due.append(timer);
+  /**
+   * The bucket of a timer whose deadline lies ahead of the clock, due at {@code tick}: the bin
+   * where that tick first differs from the clock's, marked occupied.
+   */
+  private TimerBucket<T> bucketAhead(long tick) {
+    // The clock's own tick only at the very end of the clock, where a saturated key rounds to it.
+    return tick == nowTick ? due : binOf(tick);
   }
 
   /** Takes a pending timer out of whichever bucket holds it. */
   private void detach(HiTimeTimer<T> timer) {
     TimerBucket<T> bucket = bucketOf(timer);
-    bucket.remove(timer);
+    int slot = timer.slot;
+    timer.slot = HiTimeTimer.NOT_PENDING;
+    vacate(bucket, slot);
     size--;
+  }
+
+  /** Empties a slot of {@code bucket} whose timer has left it; an emptied bin is unmarked. */
+  private void vacate(TimerBucket<T> bucket, int slot) {
+    bucket.vacate(slot);
     int bin = bucket.bin;
     if (bin != TimerBucket.DUE && bucket.isEmpty()) {
       occupied &= ~(1L << bin);

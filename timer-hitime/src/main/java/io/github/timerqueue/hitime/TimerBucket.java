@@ -97,10 +97,12 @@ final class TimerBucket<T> {
     size += count;
   }
 
-  /** Takes a timer of this bucket out of it; afterwards the timer is not pending. */
-  void remove(HiTimeTimer<T> timer) {
-    slots[timer.slot & HiTimeTimer.SLOT_INDEX] = null;
-    timer.slot = HiTimeTimer.NOT_PENDING;
+  /**
+   * Empties {@code slot} (a timer's {@link HiTimeTimer#slot}), whose timer has left this bucket
+   * and may already be in another one.
+   */
+  void vacate(int slot) {
+    slots[slot & HiTimeTimer.SLOT_INDEX] = null;
     removed();
   }
 
