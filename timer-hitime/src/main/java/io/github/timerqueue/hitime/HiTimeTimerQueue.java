@@ -123,7 +123,10 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
    *   one TTL the runs are thousands long. A timer stays in its run on one comparison of its
    *   deadline with the run's range, so the tick and the bin are worked out once per run, not once
    *   per timer. Re-filing a bin is a sequential pass over an array, not a chase of links in which
-   *   each miss waits for the one before;
+   *   each miss waits for the one before. When the last run goes to an empty bin and is a quarter
+   *   of the array or more, that bin takes the array whole and the run's timers keep their slots:
+   *   with one TTL, the bin below takes half the timers this way at every step down, and the array
+   *   passes from bin to bin without its timers being copied or written to;
    * - firing reads the slots of the due bucket in order, written moments before by the
    *   re-examination, and hands out timers that that re-examination has just read;
    * - a bin that becomes due whole, when the clock jumps, is appended to the due bucket by the
@@ -623,9 +626,19 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
         }
       }
     }
-    fileRun(runBucket, slots, runStart, end - runStart);
-    Arrays.fill(slots, bin.head, end, null);
-    bin.emptied();
+    int last = end - runStart;
+    if (runBucket != null && runBucket != due && runBucket.isEmpty()
+        && last >= slots.length >>> 2) {
+      // The last run goes to an empty bin and fills a quarter of the array or more (with one TTL,
+      // half the bin goes to the bin just below): the bin takes the array, and the run's timers
+      // keep their slots, neither copied nor written to.
+      Arrays.fill(slots, bin.head, runStart, null);
+      bin.handOver(runBucket, runStart);
+    } else {
+      fileRun(runBucket, slots, runStart, last);
+      Arrays.fill(slots, bin.head, end, null);
+      bin.emptied();
+    }
   }
 
   /** {@code ticks * resolution}, or {@code Long.MAX_VALUE} if that is larger. */

@@ -149,6 +149,26 @@ final class TimerBucket<T> {
   }
 
   /**
+   * Gives this bin's array to {@code to}, an empty bin, with the timers from slot {@code from} to
+   * the tail, which keep their slot numbers; every slot before {@code from} must be empty. This
+   * bin is left empty, without an array; the one {@code to} had is kept for reuse.
+   */
+  @SuppressWarnings("unchecked")
+  void handOver(TimerBucket<T> to, int from) {
+    if (to.slots.length != 0) {
+      owner.slotArrays.give(to.slots);
+    }
+    to.slots = slots;
+    to.head = from;
+    to.tail = tail;
+    to.size = tail - from;
+    slots = (HiTimeTimer<T>[]) NO_SLOTS;
+    head = 0;
+    tail = 0;
+    size = 0;
+  }
+
+  /**
    * Empties a bucket whose timers the caller has taken out of their slots one by one, clearing
    * each slot as it went: the bin just re-examined, or one that became due whole.
    */
