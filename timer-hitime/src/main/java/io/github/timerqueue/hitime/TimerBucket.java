@@ -26,8 +26,9 @@ import java.util.function.Consumer;
  * all {@code null} already, and gives an array of more than {@value #INITIAL_CAPACITY} slots to
  * its queue's {@link SlotArrays}, where the next bucket to grow finds it: a queue at its working
  * size re-arms, cancels and fires timers without allocating. An array grows only when more than
- * half of its slots hold timers, so a bucket has fewer than four slots per timer it held at its
- * fullest.
+ * half of its slots hold timers, and an empty bin takes over the array of a re-examined one
+ * ({@link #handOver}) only with timers in a quarter of its slots or more, so a bucket has at most
+ * four slots per timer it held at its fullest.
  */
 final class TimerBucket<T> {
   /** The {@link #bin} of a bucket of due timers. */
