@@ -113,13 +113,20 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
    *   slot (a second line; at a million timers the slot arrays take 4 MB and mostly stay in the
    *   last-level cache, where the timers, 32 MB, do not);
    * - schedule and reschedule write the timer and append it at its bin's tail, which is in the
-   *   cache; reschedule of a pending timer also clears its old slot, as cancel does;
-   * - re-examining a bin reads its slots in order (a line per 16 timers) and, 16 at a time, the
-   *   deadlines of their timers, loads that do not wait for one another, and files each run of
-   *   timers bound for the same bucket with one System.arraycopy; in arming order, timers with
-   *   nearby deadlines follow one another, so with one TTL the runs are thousands long. Re-filing
-   *   a bin is a sequential pass over an array, not a chase of links in which each miss waits for
-   *   the one before;
+   *   cache; reschedule of a pending timer also clears its old slot, as cancel does, but after
+   *   the append, whose write barrier would otherwise wait for that store's miss;
+   * - re-examining a bin reads its slots in order (a line per 16 timers) and, 32 at a time, the
+   *   deadlines of their timers, loads that do not wait for one another (32 keep more misses in
+   *   flight than 16: at a million timers spread over a wide range, the flow of expiring timers
+   *   costs a sixth less), and files each run of timers bound for the same bucket with one
+   *   System.arraycopy; in arming order, timers with nearby deadlines follow one another, so with
+   *   one TTL the runs are thousands long. A timer stays in its run on one comparison of its
+   *   deadline with the run's range, so the tick and the bin are worked out once per run, not once
+   *   per timer. Re-filing a bin is a sequential pass over an array, not a chase of links in which
+   *   each miss waits for the one before. When the last run goes to an empty bin and is a quarter
+   *   of the array or more, that bin takes the array whole and the run's timers keep their slots:
+   *   with one TTL, the bin below takes half the timers this way at every step down, and the array
+   *   passes from bin to bin without its timers being copied or written to;
    * - firing reads the slots of the due bucket in order, written moments before by the
    *   re-examination, and hands out timers that that re-examination has just read;
    * - a bin that becomes due whole, when the clock jumps, is appended to the due bucket by the
@@ -144,7 +151,7 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
 
   static final int BINS = Long.SIZE;
   /** Timers whose deadlines a re-examination reads ahead of filing them. */
-  static final int LOOKAHEAD = 16;
+  static final int LOOKAHEAD = 32;
   /** The shortest run of timers that a re-examination files in one copy rather than one by one. */
   static final int MIN_RUN = 4;
 
@@ -154,6 +161,8 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
   private final int resolutionShift;
   /** The last tick that starts on the clock: {@code tick * resolution} does not pass 2^64 - 1. */
   private final long lastTickOnClock;
+  /** The most whole ticks that {@code Long.MAX_VALUE} units hold. */
+  private final long maxTicksInLong;
 
   /** The queue's clock, its unsigned distance from the start time, and that distance in ticks. */
   long now;
@@ -185,6 +194,7 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
     this.resolutionShift = Long.bitCount(resolution) == 1
         ? Long.numberOfTrailingZeros(resolution) : -1;
     this.lastTickOnClock = Long.divideUnsigned(-1L, resolution);
+    this.maxTicksInLong = Long.MAX_VALUE / resolution;
     this.bins = (TimerBucket<T>[]) new TimerBucket<?>[BINS];
     this.due = new TimerBucket<>(this, TimerBucket.DUE);
     this.firing = new TimerBucket<>(this, TimerBucket.DUE);
@@ -257,7 +267,7 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
     long tick = lastTick & -Long.highestOneBit((firstTick - 1) ^ lastTick);
     // Either deadline rounds up to exactly this tick, so tickOf derives it again.
     timer.deadline = tick == endTick ? end : earliest + (tick * resolution - earliestKey);
-    fileAhead(timer, tick);
+    bucketAhead(tick).append(timer);
     size++;
     return timer;
   }
@@ -287,12 +297,26 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
   @Override
   public boolean reschedule(TimerHandle<T> timer, long deadline) {
     HiTimeTimer<T> owned = own(timer);
-    boolean wasPending = owned.slot >= 0;
-    if (wasPending) {
-      detach(owned);
+    int slot = owned.slot;
+    if (slot < 0) {
+      arm(owned, deadline);
+      return false;
     }
-    arm(owned, deadline);
-    return wasPending;
+    TimerBucket<T> from = bucketOf(owned);
+    owned.deadline = deadline;
+    TimerBucket<T> to = bucketFor(deadline);
+    if (to == from) {
+      // Cleared first, so that a compaction on the way cannot meet the timer twice.
+      from.vacate(slot);
+      to.append(owned);
+    } else {
+      // Appended before its old slot is cleared: the write barrier of the append fences the loads
+      // behind it until every store before it has completed, and the clearing store mostly misses
+      // the cache; after the append, that miss overlaps with whatever the caller does next.
+      to.append(owned);
+      vacate(from, slot);
+    }
+    return true;
   }
 
   /**
@@ -454,40 +478,37 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
   /** Gives a timer that is not pending its deadline and files it where that deadline puts it. */
   private void arm(HiTimeTimer<T> timer, long deadline) {
     timer.deadline = deadline;
-    long distance = deadline - now;
-    if (distance <= 0) {
-      appendDue(timer);
-    } else {
-      fileAhead(timer, ceilTick(keyAhead(elapsed, distance)));
-    }
+    bucketFor(deadline).append(timer);
     size++;
   }
 
-  /** Files a timer whose deadline lies ahead of the clock, due at {@code tick}. */
-  private void fileAhead(HiTimeTimer<T> timer, long tick) {
-    if (tick == nowTick) {
-      // Only at the very end of the clock, where a saturated key rounds to the clock's own tick.
-      appendDue(timer);
-    } else {
-      place(timer, tick);
-    }
+  /** The bucket where a timer with this deadline goes, marked occupied if it is a bin. */
+  private TimerBucket<T> bucketFor(long deadline) {
+    long distance = deadline - now;
+    return distance <= 0 ? due : bucketAhead(ceilTick(keyAhead(elapsed, distance)));
   }
 
-  /** Files a timer due at {@code tick}, after the clock's, in the bin where they first differ. */
-  private void place(HiTimeTimer<T> timer, long tick) {
-    binOf(tick).append(timer);
-  }
-
-  /** Files a due timer, to be handed out by the next advance. */
-  private void appendDue(HiTimeTimer<T> timer) {
-    due.append(timer);
+  /**
+   * The bucket of a timer whose deadline lies ahead of the clock, due at {@code tick}: the bin
+   * where that tick first differs from the clock's, marked occupied.
+   */
+  private TimerBucket<T> bucketAhead(long tick) {
+    // The clock's own tick only at the very end of the clock, where a saturated key rounds to it.
+    return tick == nowTick ? due : binOf(tick);
   }
 
   /** Takes a pending timer out of whichever bucket holds it. */
   private void detach(HiTimeTimer<T> timer) {
     TimerBucket<T> bucket = bucketOf(timer);
-    bucket.remove(timer);
+    int slot = timer.slot;
+    timer.slot = HiTimeTimer.NOT_PENDING;
+    vacate(bucket, slot);
     size--;
+  }
+
+  /** Empties a slot of {@code bucket} whose timer has left it; an emptied bin is unmarked. */
+  private void vacate(TimerBucket<T> bucket, int slot) {
+    bucket.vacate(slot);
     int bin = bucket.bin;
     if (bin != TimerBucket.DUE && bucket.isEmpty()) {
       occupied &= ~(1L << bin);
@@ -534,15 +555,34 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
   /**
    * Takes every timer out of {@code bin}, in order, and files it again: in the due bucket if its
    * tick is at or before {@code tick}, the clock's new one, else in a lower bin.
+   *
+   * <p>Where a timer goes depends only on how far its deadline lies past the end of the clock's
+   * tick: with {@code past} that distance, it is due if {@code past <= 0}, else its tick is
+   * {@code tick + ceil(past / resolution)}. Each bin below the re-examined one holds a range of
+   * ticks (those that agree with the clock's above the bin's bit and have that bit set), so a
+   * range of {@code past}: the first timer of a run finds its bucket the long way (tickOf, binOf),
+   * and each timer after it stays in the run on one subtraction and one comparison of its deadline
+   * with that range. That holds while the clock is less than 2<sup>63</sup> units from its start:
+   * then no distance from the start time was ever saturated at the end of the clock, and {@code
+   * past} does not overflow, as every timer here was armed in an earlier tick and no more than
+   * {@code Long.MAX_VALUE} ahead. Beyond that every timer is filed the long way.
    */
   private void reexamine(TimerBucket<T> bin, long tick) {
     HiTimeTimer<T>[] slots = bin.slots;
     long[] deadlines = lookahead;
     int end = bin.tail;
+    // The last due deadline: the end of the clock's tick, in the queue's time.
+    long dueEnd = now - (elapsed - tick * resolution);
+    boolean runsByDeadline = elapsed >= 0;
+    // A hole reads as a deadline that lies past no run's range.
+    long holeDeadline = dueEnd + Long.MIN_VALUE;
     // Consecutive timers bound for the same bucket form a run, appended in one copy: in arming
-    // order, timers of nearby deadlines follow one another, and go to the same lower bin.
+    // order, timers of nearby deadlines follow one another, and go to the same lower bin. The run
+    // takes the timers whose past lies in (runLow, runLow + runWidth].
     TimerBucket<T> runBucket = null;
-    int runStart = 0;
+    long runLow = 0;
+    long runWidth = 0;
+    int runStart = bin.head;
     for (int start = bin.head; start < end; start += LOOKAHEAD) {
       int count = Math.min(LOOKAHEAD, end - start);
       // First read the deadlines of the next timers, loads that do not wait for one another:
@@ -550,25 +590,60 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
       // reading each timer as it is filed would take its cache miss alone.
       for (int i = 0; i < count; i++) {
         HiTimeTimer<T> timer = slots[start + i];
-        deadlines[i] = timer == null ? 0 : timer.deadline;
+        deadlines[i] = timer == null ? holeDeadline : timer.deadline;
       }
       for (int i = 0; i < count; i++) {
-        int index = start + i;
+        long past = deadlines[i] - dueEnd;
+        if (Long.compareUnsigned(past - runLow - 1, runWidth) < 0) {
+          continue;
+        }
+        // The timer leaves the run: find its bucket, and the run it starts, the long way.
         TimerBucket<T> target = null;
-        if (slots[index] != null) {
+        runWidth = 0;
+        if (slots[start + i] != null) {
           long timerTick = tickOf(deadlines[i]);
-          target = Long.compareUnsigned(timerTick, tick) <= 0 ? due : binOf(timerTick);
+          if (Long.compareUnsigned(timerTick, tick) <= 0) {
+            target = due;
+            runLow = -resolution;
+            runWidth = resolution;
+          } else {
+            target = binOf(timerTick);
+            // The bin's ticks: those that agree with the clock's above its bit and have that bit
+            // set, which the clock's has clear.
+            long binBit = Long.highestOneBit(timerTick ^ tick);
+            long lastTick = tick | (binBit + binBit - 1);
+            runLow = timeOfTicks(lastTick - binBit - tick);
+            runWidth = timeOfTicks(lastTick - tick) - runLow;
+          }
         }
         if (target != runBucket) {
-          fileRun(runBucket, slots, runStart, index - runStart);
+          fileRun(runBucket, slots, runStart, start + i - runStart);
           runBucket = target;
-          runStart = index;
+          runStart = start + i;
+        }
+        if (!runsByDeadline) {
+          runWidth = 0;
         }
       }
     }
-    fileRun(runBucket, slots, runStart, end - runStart);
-    Arrays.fill(slots, bin.head, end, null);
-    bin.emptied();
+    int last = end - runStart;
+    if (runBucket != null && runBucket != due && runBucket.isEmpty()
+        && last >= slots.length >>> 2) {
+      // The last run goes to an empty bin and fills a quarter of the array or more (with one TTL,
+      // half the bin goes to the bin just below): the bin takes the array, and the run's timers
+      // keep their slots, neither copied nor written to.
+      Arrays.fill(slots, bin.head, runStart, null);
+      bin.handOver(runBucket, runStart);
+    } else {
+      fileRun(runBucket, slots, runStart, last);
+      Arrays.fill(slots, bin.head, end, null);
+      bin.emptied();
+    }
+  }
+
+  /** {@code ticks * resolution}, or {@code Long.MAX_VALUE} if that is larger. */
+  private long timeOfTicks(long ticks) {
+    return Long.compareUnsigned(ticks, maxTicksInLong) > 0 ? Long.MAX_VALUE : ticks * resolution;
   }
 
   /** The bin of a tick above the clock's, marked occupied: a timer is about to be put there. */

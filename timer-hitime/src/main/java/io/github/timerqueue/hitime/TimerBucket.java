@@ -26,8 +26,9 @@ import java.util.function.Consumer;
  * all {@code null} already, and gives an array of more than {@value #INITIAL_CAPACITY} slots to
  * its queue's {@link SlotArrays}, where the next bucket to grow finds it: a queue at its working
  * size re-arms, cancels and fires timers without allocating. An array grows only when more than
- * half of its slots hold timers, so a bucket has fewer than four slots per timer it held at its
- * fullest.
+ * half of its slots hold timers, and an empty bin takes over the array of a re-examined one
+ * ({@link #handOver}) only with timers in a quarter of its slots or more, so a bucket has at most
+ * four slots per timer it held at its fullest.
  */
 final class TimerBucket<T> {
   /** The {@link #bin} of a bucket of due timers. */
@@ -97,10 +98,12 @@ final class TimerBucket<T> {
     size += count;
   }
 
-  /** Takes a timer of this bucket out of it; afterwards the timer is not pending. */
-  void remove(HiTimeTimer<T> timer) {
-    slots[timer.slot & HiTimeTimer.SLOT_INDEX] = null;
-    timer.slot = HiTimeTimer.NOT_PENDING;
+  /**
+   * Empties {@code slot} (a timer's {@link HiTimeTimer#slot}), whose timer has left this bucket
+   * and may already be in another one.
+   */
+  void vacate(int slot) {
+    slots[slot & HiTimeTimer.SLOT_INDEX] = null;
     removed();
   }
 
@@ -144,6 +147,26 @@ final class TimerBucket<T> {
     }
     Arrays.fill(source, from.head, end, null);
     from.emptied();
+  }
+
+  /**
+   * Gives this bin's array to {@code to}, an empty bin, with the timers from slot {@code from} to
+   * the tail, which keep their slot numbers; every slot before {@code from} must be empty. This
+   * bin is left empty, without an array; the one {@code to} had is kept for reuse.
+   */
+  @SuppressWarnings("unchecked")
+  void handOver(TimerBucket<T> to, int from) {
+    if (to.slots.length != 0) {
+      owner.slotArrays.give(to.slots);
+    }
+    to.slots = slots;
+    to.head = from;
+    to.tail = tail;
+    to.size = tail - from;
+    slots = (HiTimeTimer<T>[]) NO_SLOTS;
+    head = 0;
+    tail = 0;
+    size = 0;
   }
 
   /**

@@ -26,9 +26,8 @@ import java.util.Map;
  *   <li>{@code size()} is the number of timers in all buckets.
  * </ul>
  *
- * The deadline check assumes no distance saturated at the end of the clock (2<sup>64</sup> - 1
- * units from the start), which holds while the clock is less than 2<sup>63</sup> units from its
- * start.
+ * A deadline ahead of the clock by more than what is left of the clock (2<sup>64</sup> - 1 units
+ * from the start) dictates the tick at the end of the clock, as the queue saturates its distance.
  */
 final class HiTimeInvariants {
 
@@ -78,10 +77,17 @@ final class HiTimeInvariants {
     that(queue.size == count, "size is " + queue.size + " but the buckets hold " + count);
   }
 
-  /** The deadline's distance from the start time, rounded up to a whole number of ticks. */
+  /**
+   * The deadline's distance from the start time, rounded up to a whole number of ticks; a deadline
+   * ahead of the clock but beyond the end of the clock counts as at its end.
+   */
   private static long dictatedTick(
       HiTimeTimerQueue<?> queue, HiTimeTimer<?> timer, long resolution) {
-    long key = queue.elapsed + (timer.deadline - queue.now);
+    long distance = timer.deadline - queue.now;
+    long key = queue.elapsed + distance;
+    if (distance > 0 && Long.compareUnsigned(key, queue.elapsed) < 0) {
+      key = -1L;
+    }
     long tick = Long.divideUnsigned(key, resolution);
     return tick * resolution == key ? tick : tick + 1;
   }

@@ -14,7 +14,6 @@ import java.util.SplittableRandom;
 import java.util.function.Consumer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Seeded random mixes of every operation. The first checks the structure with {@link
@@ -121,13 +120,32 @@ class HiTimeRandomizedTest {
     }
   }
 
+  /**
+   * The clock first moves {@code headStart} units, read as unsigned, with no timer pending: from
+   * 2<sup>63</sup> units on, a re-examined bin files each timer by its tick (distances from the
+   * start time may saturate at the end of the clock), below that by its deadline.
+   */
   @ParameterizedTest
-  @ValueSource(longs = {0, Long.MIN_VALUE, Long.MAX_VALUE - 1_000, 0x1234_5678_9ABC_DEF0L})
-  void withResolutionOneItFiresInEachAdvanceExactlyWhatTheExactHeapFires(long start) {
-    SplittableRandom random = new SplittableRandom(start);
+  @CsvSource({
+    "0, 0",
+    "-9223372036854775808, 0",
+    "9223372036854774807, 0",
+    "1311768467463790320, 0",
+    "0, -9223372036854775000",
+    "1311768467463790320, -4611686018427387904",
+  })
+  void withResolutionOneItFiresInEachAdvanceExactlyWhatTheExactHeapFires(
+      long start, long headStart) {
+    SplittableRandom random = new SplittableRandom(start ^ headStart);
     TimerConfig config = TimerConfig.builder().startTime(start).build();
     HiTimeTimerQueue<Integer> hitime = new HiTimeTimerQueue<>(config);
     TimerQueue<Integer> heap = TimerQueues.create("heap", config);
+    for (long left = headStart; left != 0; ) {
+      long step = left < 0 ? Long.MAX_VALUE : left;
+      assertThat(hitime.advance(hitime.now() + step, timer -> {})).isZero();
+      assertThat(heap.advance(heap.now() + step, timer -> {})).isZero();
+      left -= step;
+    }
     List<TimerHandle<Integer>> hitimeHandles = new ArrayList<>();
     List<TimerHandle<Integer>> heapHandles = new ArrayList<>();
     int[] hitimeRearms = new int[OPERATIONS];

@@ -40,6 +40,38 @@ class HiTimeStorageTest {
   }
 
   @Test
+  void aReexaminedBinHandsItsArrayToTheEmptyBinBelowWhichTakesItsLaterHalfInTheSameSlots() {
+    HiTimeTimerQueue<Integer> queue = queue();
+    List<HiTimeTimer<Integer>> timers = fillBin13(queue, 1 << 13);
+    HiTimeTimer<Integer>[] array = queue.bins[13].slots;
+    List<Integer> slotsBefore = new ArrayList<>();
+    for (HiTimeTimer<Integer> timer : timers) {
+      slotsBefore.add(timer.slot);
+    }
+
+    List<Integer> fired = new ArrayList<>();
+    assertThat(queue.advance(1 << 13, timer -> fired.add(timer.payload()))).isEqualTo(1);
+
+    HiTimeInvariants.check(queue);
+    // Deadlines 2^13 + 2^12 to 2^14 - 1 lie 2^12 to 2^13 - 1 ticks ahead: bin 12, a quarter or
+    // more of the array.
+    assertThat(queue.bins[12].slots).isSameAs(array);
+    assertThat(queue.bins[12].size).isEqualTo(1 << 12);
+    for (int i = 1 << 12; i < 1 << 13; i++) {
+      assertThat(timers.get(i).slot).as("slot of timer %d", i).isEqualTo(slotsBefore.get(i));
+    }
+    for (long now = (1 << 13) + 1; now < 1 << 14; now++) {
+      queue.advance(now, timer -> fired.add(timer.payload()));
+    }
+    List<Integer> inOrder = new ArrayList<>();
+    for (int i = 0; i < 1 << 13; i++) {
+      inOrder.add(i);
+    }
+    assertThat(fired).isEqualTo(inOrder);
+    HiTimeInvariants.check(queue);
+  }
+
+  @Test
   void cancelledSlotsNeverExceedThreePerPendingTimerPlusASlackWhateverTheOrderOfCancelling() {
     HiTimeTimerQueue<Integer> queue = queue();
     List<HiTimeTimer<Integer>> timers = fillBin13(queue, 20_000);
