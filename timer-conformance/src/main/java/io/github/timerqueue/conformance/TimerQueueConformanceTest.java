@@ -46,6 +46,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 public abstract class TimerQueueConformanceTest {
 
+  /** For a strategy's test class, which JUnit instantiates: the suite holds no state of its own. */
+  protected TimerQueueConformanceTest() {}
+
   /**
    * Names the strategy under test.
    *
