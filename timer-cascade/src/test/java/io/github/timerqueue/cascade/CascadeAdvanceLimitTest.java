@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * whatever the handlers cancelled or re-armed. A handler that cancels or moves timers of the firing
  * batch before their turn must not use up the quota.
  */
-class AdvanceLimitRuleTest {
+class CascadeAdvanceLimitTest {
 
   /** Twelve timers due together; the first handler call cancels three of the others. */
   @ParameterizedTest(name = "limit {0}")

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * included) or compute the next delay: every list is intrusive and every other structure an array.
  * Counts bytes, not time.
  */
-class HotPathAllocationTest {
+class CascadeAllocationTest {
   @Test
   void rescheduleCancelAdvanceAndNextExpiryDelayAllocateNothing() {
     CascadeTimerQueue<String> queue = new CascadeTimerQueue<>(

@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * byte. The digits, and so the levels and buckets, are exactly those of the text. The clock starts
  * at 0 with resolution 1, so ticks are times.
  */
-class DesignTextExamplesTest {
+class CascadeDesignExamplesTest {
 
   private int bits;
   private CascadeTimerQueue<String> queue;

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * {@code nextExpiryDelay} is exact to the resolution, though deleting a timer leaves the low-water
  * marks it is found through as they were; and timers fire in tick order.
  */
-class NextExpiryDelayTest {
+class CascadeNextExpiryDelayTest {
   private final List<String> fired = new ArrayList<>();
 
   @Test

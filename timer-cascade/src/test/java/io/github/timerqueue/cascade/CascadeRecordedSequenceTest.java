@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * is exact, every step fires exactly the timers whose rounded-up deadline it reaches, in order, and
  * the structure ends empty and consistent, with no stale low-water mark or bit left.
  */
-class RecordedSequenceTest {
+class CascadeRecordedSequenceTest {
   private static final long RECORDING_SEED = 0xCA5CADEL;
   private static final int OPERATIONS = 1000;
 

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * timer is due as soon as the base enters its group at that level, so it waits in the highest level
  * it can and is not cascaded through the levels below.
  */
-class ScheduleWithinTest {
+class CascadeScheduleWithinTest {
   private static final long OFFSET = 0x5000_0001L;
 
   private final List<String> fired = new ArrayList<>();

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * leaving a hole, arrays shrink as their timers go and pass from emptied buckets to filling ones,
  * and a handle is recognized as foreign whether or not it is pending.
  */
-class SlotStorageTest {
+class CascadeStorageTest {
 
   private static CascadeTimer<Integer> timer(TimerHandle<Integer> handle) {
     return (CascadeTimer<Integer>) handle;
