@@ -13,8 +13,8 @@
  * <dl>
  *   <dt><b>timer</b>, <b>handle</b></dt>
  *   <dd>A timer is one scheduled deadline with its payload; its {@link
- *       io.github.timerqueue.TimerHandle handle} is how the caller refers to it. A strategy's handle
- *       class is its timer.
+ *       io.github.timerqueue.TimerHandle handle} is how the caller refers to it. A strategy's
+ *       handle class is its timer.
  *   <dt><b>pending</b></dt>
  *   <dd>Scheduled and not yet fired, cancelled, drained or cleared.
  *   <dt><b>due</b></dt>

@@ -34,8 +34,8 @@ final class AgronaTimers implements Timers {
   private DelaySequence rearmDelays;
 
   AgronaTimers(int capacity) {
-    this.wheel = new DeadlineTimerWheel(
-        TimeUnit.NANOSECONDS, Scenario.START_TIME, Scenario.RESOLUTION, AgronaWheels.spokesFor(capacity));
+    this.wheel = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, Scenario.START_TIME,
+        Scenario.RESOLUTION, AgronaWheels.spokesFor(capacity));
     this.ids = new long[capacity];
     Arrays.fill(ids, NO_TIMER);
   }

@@ -35,9 +35,9 @@ public final class AgronaWheels {
   }
 
   /**
-   * Moves the wheel's clock to {@code now}, firing what a {@code TimerQueue}'s {@code advance} would
-   * fire: {@code poll} looks at one tick of the wheel per call, so it is called until the wheel's
-   * tick stops moving. O(ticks passed + timers fired + timers in the spokes passed).
+   * Moves the wheel's clock to {@code now}, firing what a {@code TimerQueue}'s {@code advance}
+   * would fire: {@code poll} looks at one tick of the wheel per call, so it is called until the
+   * wheel's tick stops moving. O(ticks passed + timers fired + timers in the spokes passed).
    *
    * @param wheel the wheel
    * @param now the time to move to

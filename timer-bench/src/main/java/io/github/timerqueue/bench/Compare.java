@@ -57,7 +57,8 @@ public final class Compare {
       "  --update-docs        when every run succeeded, replace the generated section of the",
       "                       docs file (between its marker comments) with this run's tables and",
       "                       chart, naming the command and date",
-      "  --docs file          the docs file for --update-docs (timer-bench/run: docs/benchmarks.md)",
+      "  --docs file          the docs file for --update-docs",
+      "                       (timer-bench/run: docs/benchmarks.md)",
       "  --no-build           (timer-bench/run) use the jar already built");
 
   /** The population at which memory per pending timer is measured. */

@@ -8,8 +8,9 @@ import java.util.Optional;
 
 /**
  * The results as a table, workload by contender: as aligned text for the terminal and as Markdown
- * for docs/benchmarks.md. Each cell is the time (ns per operation, or per fired timer for the expiring
- * workloads) with its 99.9% confidence half-width, and the bytes allocated per the same unit.
+ * for docs/benchmarks.md. Each cell is the time (ns per operation, or per fired timer for the
+ * expiring workloads) with its 99.9% confidence half-width, and the bytes allocated per the same
+ * unit.
  */
 final class ResultTable {
   private ResultTable() {}

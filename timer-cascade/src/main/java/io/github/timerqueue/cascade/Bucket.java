@@ -60,8 +60,8 @@ final class Bucket {
   }
 
   /**
-   * Marks the bucket empty after its timers were taken out at once and their slots cleared; it keeps
-   * its array if that has at most {@code kept} slots, else gives it to the pool.
+   * Marks the bucket empty after its timers were taken out at once and their slots cleared; it
+   * keeps its array if that has at most {@code kept} slots, else gives it to the pool.
    */
   void emptied(int kept) {
     end = 0;

@@ -120,8 +120,9 @@ class CascadeStorageTest {
   }
 
   /**
-   * A level-0 bucket, filled again by the next sweep of level 1, keeps its small array when the base
-   * reaches it, and a due bucket, filled again by the next advance, keeps its array when emptied.
+   * A level-0 bucket, filled again by the next sweep of level 1, keeps its small array when the
+   * base reaches it, and a due bucket, filled again by the next advance, keeps its array when
+   * emptied.
    */
   @Test
   void bucketsFilledAgainSoonKeepTheirArrays() {
@@ -182,8 +183,8 @@ class CascadeStorageTest {
   }
 
   /**
-   * A queue filled before its clock moves holds its timers in the far bucket; the arrays that bucket
-   * outgrew are not kept, so the filled queue costs its far bucket's array and nothing more.
+   * A queue filled before its clock moves holds its timers in the far bucket; the arrays that
+   * bucket outgrew are not kept, so the filled queue costs its far bucket's array and nothing more.
    */
   @Test
   void theFarBucketKeepsNoTrailOfOutgrownArrays() {

@@ -146,9 +146,9 @@ class CascadeStructureTest {
 
   /**
    * A jump of the base that enters a new level-3 group in mid level-1 group (base 65 = 1001 in base
-   * 4) files a timer 15 ticks ahead (at 80 = 1100) in level 1, four groups ahead, in the very bucket
-   * of the base's level-1 digit that the same jump empties next: that sweep must file it in level 1
-   * again, not in level 0, where it would fire at 68.
+   * 4) files a timer 15 ticks ahead (at 80 = 1100) in level 1, four groups ahead, in the very
+   * bucket of the base's level-1 digit that the same jump empties next: that sweep must file it in
+   * level 1 again, not in level 0, where it would fire at 68.
    */
   @Test
   void aLevelOneSweepFilesATimerFourGroupsAheadBackInLevelOne() {

@@ -253,9 +253,9 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
    * <p>Two cases do not wait, because the wait could never end. Called from a task of this
    * executor (on the timer thread, on the task executor, or on the thread advancing a {@link
    * ManualTicker}), it shuts down and returns: the executor terminates once that task and the
-   * others are done. With a {@link ManualTicker}, only
-   * advancing the ticker runs tasks, so from any other thread it shuts down and then, if tasks are
-   * left, calls {@link #shutdownNow()} before it waits (for tasks already running elsewhere).
+   * others are done. With a {@link ManualTicker}, only advancing the ticker runs tasks, so from
+   * any other thread it shuts down and then, if tasks are left, calls {@link #shutdownNow()}
+   * before it waits (for tasks already running elsewhere).
    */
   @Override
   public void close() {

@@ -272,8 +272,8 @@ public final class TimerService implements AutoCloseable {
   /**
    * Stops the service as {@link #stop()} does and waits for its timer thread to end, for
    * try-with-resources; the timeouts that never ran are cancelled and dropped. As with {@code
-   * ExecutorService.close()} (Java 19), an interrupt does not cut the wait
-   * short; the thread's interrupt status is kept and set again on return. Called from a task on
+   * ExecutorService.close()} (Java 19), an interrupt does not cut the wait short; the thread's
+   * interrupt status is kept and set again on return. Called from a task on
    * the timer thread, it stops the service and returns at once: the thread ends when the task
    * returns (waiting for that from the task itself could never end). Calling it again, or after
    * {@code stop}, waits for the thread to end if it has not, and does nothing more.
@@ -579,7 +579,9 @@ public final class TimerService implements AutoCloseable {
     return recording;
   }
 
-  /** Whether the loop has no thread (a {@link ManualTicker}'s, or a test's): nothing runs by itself. */
+  /**
+   * Whether the loop has no thread (a {@link ManualTicker}'s, or a test's): nothing runs by itself.
+   */
   boolean isManual() {
     return loop.thread() == null;
   }
@@ -658,9 +660,9 @@ public final class TimerService implements AutoCloseable {
 
   /**
    * Runs one turn of the loop on the calling thread, for a {@link ManualTicker} and for tests built
-   * with {@link Builder#manualLoop()}: applies requests, fires what is due at the ticker's time, and returns
-   * how long the thread would sleep (nanoseconds, {@link Long#MAX_VALUE} for until woken, 0 for
-   * not at all), leaving the service in the state of a sleeping thread.
+   * with {@link Builder#manualLoop()}: applies requests, fires what is due at the ticker's time,
+   * and returns how long the thread would sleep (nanoseconds, {@link Long#MAX_VALUE} for until
+   * woken, 0 for not at all), leaving the service in the state of a sleeping thread.
    */
   long runOnce() {
     if (loop.thread() != null) {

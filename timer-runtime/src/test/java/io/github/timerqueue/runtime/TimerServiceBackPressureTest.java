@@ -81,7 +81,8 @@ class TimerServiceBackPressureTest {
   }
 
   @Test
-  @org.junit.jupiter.api.Timeout(value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+  @org.junit.jupiter.api.Timeout(
+      value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
   void dueTimersThatHaveNotFiredCountInTheBacklogAndHoldCallersBack() throws Exception {
     start(BOUND);
     // Every task waits at the gate: the first to fire holds the timer thread, and the others stay
@@ -113,7 +114,8 @@ class TimerServiceBackPressureTest {
   }
 
   @Test
-  @org.junit.jupiter.api.Timeout(value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+  @org.junit.jupiter.api.Timeout(
+      value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
   void aTaskOnTheTimerThreadNeverWaitsNorDoesACancellation() throws Exception {
     holdTimerThread();
     List<Timeout> held = new ArrayList<>();
@@ -142,7 +144,8 @@ class TimerServiceBackPressureTest {
   }
 
   @Test
-  @org.junit.jupiter.api.Timeout(value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+  @org.junit.jupiter.api.Timeout(
+      value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
   void aWaitingCallerGoesAheadToBeRejectedWhenTheServiceStops() throws Exception {
     holdTimerThread();
     CompletableFuture<Throwable> outcome = new CompletableFuture<>();
@@ -172,7 +175,8 @@ class TimerServiceBackPressureTest {
    * once the backlog has room, with its interrupt status set.
    */
   @Test
-  @org.junit.jupiter.api.Timeout(value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+  @org.junit.jupiter.api.Timeout(
+      value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
   void anInterruptedCallerGoesOnWaitingParkedAndReturnsInterrupted() throws Exception {
     holdTimerThread();
     AtomicInteger returned = new AtomicInteger();
@@ -218,7 +222,8 @@ class TimerServiceBackPressureTest {
    * the bound plus one apart. Without back-pressure on due timers it finds hundreds of thousands.
    */
   @Test
-  @org.junit.jupiter.api.Timeout(value = 60, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+  @org.junit.jupiter.api.Timeout(
+      value = 60, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
   void underAFloodTheBacklogNeverExceedsItsBound() throws Exception {
     long bound = 1024;
     start(bound);

@@ -136,7 +136,7 @@ final class Advisor {
     return text.toString().trim();
   }
 
-  /** Why {@code pick} is preferred to {@code rival}, tied with it: the first measure that differs. */
+  /** Why {@code pick} is preferred to {@code rival}, tied with it: the first measure to differ. */
   private static String preferred(ReplayResult pick, ReplayResult rival) {
     if (!Double.isNaN(pick.bytesPerTimer()) && !Double.isNaN(rival.bytesPerTimer())
         && pick.bytesPerTimer() != rival.bytesPerTimer()) {

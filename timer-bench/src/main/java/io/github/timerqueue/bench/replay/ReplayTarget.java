@@ -24,7 +24,7 @@ interface ReplayTarget {
   /** Cancels the pending timer of {@code slot}; returns whether it was pending. */
   boolean cancel(int slot);
 
-  /** Moves the pending timer of {@code slot} to {@code deadline}; returns whether it was pending. */
+  /** Moves the timer of {@code slot} to {@code deadline}; returns whether it was pending. */
   boolean reschedule(int slot, long deadline);
 
   /** Moves the clock to {@code now}, handing each timer that fires to {@code fired}; returns how many. */

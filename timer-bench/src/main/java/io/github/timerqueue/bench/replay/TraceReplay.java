@@ -438,7 +438,8 @@ public final class TraceReplay {
       byKind[k] = Double.parseDouble(f[i++]);
     }
     ReplayResult result = new ReplayResult(contender, byKind, Double.parseDouble(f[i++]),
-        Double.parseDouble(f[i++]), Long.parseLong(f[i++]), Double.parseDouble(f[i++]), Long.parseLong(f[i++]),
+        Double.parseDouble(f[i++]), Long.parseLong(f[i++]), Double.parseDouble(f[i++]),
+        Long.parseLong(f[i++]),
         Long.parseLong(f[i++]), Long.parseLong(f[i++]), Double.parseDouble(f[i++]),
         Long.parseLong(f[i++]));
     long records = Long.parseLong(f[i++]);
@@ -468,7 +469,8 @@ public final class TraceReplay {
       byKind[kind] = Math.max(0, operationTimes.median(kind) - clockCost);
     }
     return new ReplayResult(contender, byKind, chunkTimes.nanosPerRecord(), chunkTimes.spread(),
-        pass.peakPending, bytesPerTimer, pass.wakeups, pass.idleWakeups, pass.fired, pass.fired == 0 ? 0 : (double) pass.latenessSum / pass.fired,
+        pass.peakPending, bytesPerTimer, pass.wakeups, pass.idleWakeups, pass.fired,
+        pass.fired == 0 ? 0 : (double) pass.latenessSum / pass.fired,
         pass.latenessMax);
   }
 
