@@ -76,9 +76,7 @@ final class SortedListTimerQueue<T> implements TimerQueue<T> {
 
   @Override
   public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
-    Objects.requireNonNull(onExpired, "onExpired");
-    TimerQueueChecks.checkLimit(limit);
-    TimerQueueChecks.checkNotInHandler(advancing, "advance");
+    TimerQueueChecks.checkAdvance(onExpired, limit, advancing);
     if (now - this.now > 0) {
       this.elapsed += now - this.now;
       this.now = now;

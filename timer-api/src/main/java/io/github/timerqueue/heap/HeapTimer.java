@@ -1,17 +1,15 @@
 package io.github.timerqueue.heap;
 
-import io.github.timerqueue.TimerHandle;
+import io.github.timerqueue.internal.AbstractTimerHandle;
 
 /**
  * A timer of a {@link HeapTimerQueue}: its handle, and its entry in the heap.
  */
-final class HeapTimer<T> implements TimerHandle<T> {
+final class HeapTimer<T> extends AbstractTimerHandle<T> {
   /** {@link #index} of a timer that is not pending. */
   static final int NOT_PENDING = -1;
 
   final HeapTimerQueue<T> queue;
-  final T payload;
-  long deadline;
   /** Position in the heap array, or {@link #NOT_PENDING}. */
   int index = NOT_PENDING;
   /**
@@ -21,28 +19,12 @@ final class HeapTimer<T> implements TimerHandle<T> {
   long sequence;
 
   HeapTimer(HeapTimerQueue<T> queue, T payload) {
+    super(payload);
     this.queue = queue;
-    this.payload = payload;
-  }
-
-  @Override
-  public T payload() {
-    return payload;
-  }
-
-  @Override
-  public long deadline() {
-    return deadline;
   }
 
   @Override
   public boolean isPending() {
     return index != NOT_PENDING;
-  }
-
-  @Override
-  public String toString() {
-    return "HeapTimer{deadline=" + deadline + ", pending=" + isPending() + ", payload=" + payload
-        + "}";
   }
 }

@@ -103,7 +103,7 @@ final class HeapTimerQueue<T> implements TimerQueue<T> {
     HeapTimer<T> owned = own(timer);
     int index = owned.index;
     if (index >= 0) {
-      owned.deadline = deadline;
+      owned.setDeadline(deadline);
       owned.sequence = nextSequence++;
       keys[index] = flippedKey(deadline);
       siftUp(index);
@@ -118,9 +118,7 @@ final class HeapTimerQueue<T> implements TimerQueue<T> {
 
   @Override
   public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
-    Objects.requireNonNull(onExpired, "onExpired");
-    TimerQueueChecks.checkLimit(limit);
-    TimerQueueChecks.checkNotInHandler(advancing, "advance");
+    TimerQueueChecks.checkAdvance(onExpired, limit, advancing);
     long step = now - this.now;
     if (step > 0) {
       this.now = now;
@@ -209,16 +207,14 @@ final class HeapTimerQueue<T> implements TimerQueue<T> {
 
   private HeapTimer<T> own(TimerHandle<T> timer) {
     Objects.requireNonNull(timer, "timer");
-    if (timer instanceof HeapTimer && ((HeapTimer<?>) timer).queue == this) {
-      @SuppressWarnings("unchecked")
-      HeapTimer<T> owned = (HeapTimer<T>) timer;
+    if (timer instanceof HeapTimer<T> owned && owned.queue == this) {
       return owned;
     }
     throw TimerQueueChecks.foreignHandle(timer);
   }
 
   private void arm(HeapTimer<T> timer, long deadline) {
-    timer.deadline = deadline;
+    timer.setDeadline(deadline);
     timer.sequence = nextSequence++;
     push(timer, flippedKey(deadline));
   }

@@ -1,5 +1,7 @@
 package io.github.timerqueue.spi;
 
+import java.util.Objects;
+
 /**
  * The argument checks that every {@link io.github.timerqueue.TimerQueue} implementation makes the
  * same way, so that each bad value is reported with the same message whatever the strategy.
@@ -34,6 +36,24 @@ public final class TimerQueueChecks {
     if (limit < 1) {
       throw new IllegalArgumentException("limit must be at least 1, but was " + limit);
     }
+  }
+
+  /**
+   * Makes the checks of {@link io.github.timerqueue.TimerQueue#advance(long,
+   * java.util.function.Consumer, int)} in the order the contract lists its exceptions: the handler,
+   * the limit, then the call from a handler.
+   *
+   * @param onExpired the handler given to {@code advance}
+   * @param limit the most timers to fire
+   * @param inHandler whether a handler of this queue's {@code advance} is running
+   * @throws NullPointerException if {@code onExpired} is {@code null}
+   * @throws IllegalArgumentException if {@code limit < 1}, naming the value
+   * @throws IllegalStateException if {@code inHandler}
+   */
+  public static void checkAdvance(Object onExpired, int limit, boolean inHandler) {
+    Objects.requireNonNull(onExpired, "onExpired");
+    checkLimit(limit);
+    checkNotInHandler(inHandler, "advance");
   }
 
   /**

@@ -37,6 +37,21 @@ class TimerQueueChecksTest {
   }
 
   @Test
+  void advanceChecksHandlerThenLimitThenReentry() {
+    assertThatCode(() -> TimerQueueChecks.checkAdvance("handler", 1, false))
+        .doesNotThrowAnyException();
+    assertThatThrownBy(() -> TimerQueueChecks.checkAdvance(null, 0, true))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("onExpired");
+    assertThatThrownBy(() -> TimerQueueChecks.checkAdvance("handler", 0, true))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("limit must be at least 1, but was 0");
+    assertThatThrownBy(() -> TimerQueueChecks.checkAdvance("handler", 1, true))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("advance must not be called from a timer handler");
+  }
+
+  @Test
   void foreignHandleIsNamed() {
     assertThat(TimerQueueChecks.foreignHandle("Timer{42}"))
         .isInstanceOf(IllegalArgumentException.class)
