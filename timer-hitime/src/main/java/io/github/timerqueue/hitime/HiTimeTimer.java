@@ -1,6 +1,6 @@
 package io.github.timerqueue.hitime;
 
-import io.github.timerqueue.TimerHandle;
+import io.github.timerqueue.internal.AbstractTimerHandle;
 
 /**
  * A timer of a {@link HiTimeTimerQueue}: its handle, and its slot in the one bucket it is in while
@@ -15,7 +15,7 @@ import io.github.timerqueue.TimerHandle;
  * {@link #DUE_SLOT}. Moving a timer to another bucket therefore writes an {@code int} to it, not
  * a reference, which spares the garbage collector's write barrier.
  */
-final class HiTimeTimer<T> implements TimerHandle<T> {
+final class HiTimeTimer<T> extends AbstractTimerHandle<T> {
   /** The {@link #slot} of a timer that is in no bucket. */
   static final int NOT_PENDING = -1;
   /** The bit of {@link #slot} that says the timer is in a bucket of due timers, not in a bin. */
@@ -25,8 +25,6 @@ final class HiTimeTimer<T> implements TimerHandle<T> {
 
   /** The queue that created the timer. */
   final HiTimeTimerQueue<T> queue;
-  final T payload;
-  long deadline;
   /**
    * Its slot number, with {@link #DUE_SLOT} if its bucket holds due timers, or {@link
    * #NOT_PENDING}: pending if and only if not negative.
@@ -34,28 +32,12 @@ final class HiTimeTimer<T> implements TimerHandle<T> {
   int slot = NOT_PENDING;
 
   HiTimeTimer(HiTimeTimerQueue<T> queue, T payload) {
+    super(payload);
     this.queue = queue;
-    this.payload = payload;
-  }
-
-  @Override
-  public T payload() {
-    return payload;
-  }
-
-  @Override
-  public long deadline() {
-    return deadline;
   }
 
   @Override
   public boolean isPending() {
     return slot >= 0;
-  }
-
-  @Override
-  public String toString() {
-    return "HiTimeTimer{deadline=" + deadline + ", pending=" + isPending() + ", payload=" + payload
-        + "}";
   }
 }

@@ -266,7 +266,7 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
     // down to the highest bit in which it differs from firstTick - 1, and clears the rest.
     long tick = lastTick & -Long.highestOneBit((firstTick - 1) ^ lastTick);
     // Either deadline rounds up to exactly this tick, so tickOf derives it again.
-    timer.deadline = tick == endTick ? end : earliest + (tick * resolution - earliestKey);
+    timer.setDeadline(tick == endTick ? end : earliest + (tick * resolution - earliestKey));
     bucketAhead(tick).append(timer);
     size++;
     return timer;
@@ -303,7 +303,7 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
       return false;
     }
     TimerBucket<T> from = bucketOf(owned);
-    owned.deadline = deadline;
+    owned.setDeadline(deadline);
     TimerBucket<T> to = bucketFor(deadline);
     if (to == from) {
       // Cleared first, so that a compaction on the way cannot meet the timer twice.
@@ -328,9 +328,7 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
    */
   @Override
   public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
-    Objects.requireNonNull(onExpired, "onExpired");
-    TimerQueueChecks.checkLimit(limit);
-    TimerQueueChecks.checkNotInHandler(advancing, "advance");
+    TimerQueueChecks.checkAdvance(onExpired, limit, advancing);
     long step = now - this.now;
     if (step > 0) {
       this.now = now;
@@ -455,9 +453,7 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
 
   private HiTimeTimer<T> own(TimerHandle<T> timer) {
     Objects.requireNonNull(timer, "timer");
-    if (timer instanceof HiTimeTimer && ((HiTimeTimer<?>) timer).queue == this) {
-      @SuppressWarnings("unchecked")
-      HiTimeTimer<T> owned = (HiTimeTimer<T>) timer;
+    if (timer instanceof HiTimeTimer<T> owned && owned.queue == this) {
       return owned;
     }
     throw TimerQueueChecks.foreignHandle(timer);
@@ -477,7 +473,7 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
 
   /** Gives a timer that is not pending its deadline and files it where that deadline puts it. */
   private void arm(HiTimeTimer<T> timer, long deadline) {
-    timer.deadline = deadline;
+    timer.setDeadline(deadline);
     bucketFor(deadline).append(timer);
     size++;
   }
@@ -590,7 +586,7 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
       // reading each timer as it is filed would take its cache miss alone.
       for (int i = 0; i < count; i++) {
         HiTimeTimer<T> timer = slots[start + i];
-        deadlines[i] = timer == null ? holeDeadline : timer.deadline;
+        deadlines[i] = timer == null ? holeDeadline : timer.deadline();
       }
       for (int i = 0; i < count; i++) {
         long past = deadlines[i] - dueEnd;
@@ -691,7 +687,7 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
    * timer was filed with.
    */
   long tickOf(HiTimeTimer<?> timer) {
-    return tickOf(timer.deadline);
+    return tickOf(timer.deadline());
   }
 
   /** {@link #tickOf(HiTimeTimer)} of a timer with this deadline. */

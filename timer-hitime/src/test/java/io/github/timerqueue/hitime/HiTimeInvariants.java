@@ -70,7 +70,7 @@ final class HiTimeInvariants {
       that(bucket.bin == TimerBucket.DUE, name + " says it is bin " + bucket.bin);
       for (HiTimeTimer<?> timer : members(queue, bucket, name)) {
         count++;
-        that(timer.deadline - queue.now <= 0, timer + " in " + name + " is not due at "
+        that(timer.deadline() - queue.now <= 0, timer + " in " + name + " is not due at "
             + queue.now);
       }
     }
@@ -83,7 +83,7 @@ final class HiTimeInvariants {
    */
   private static long dictatedTick(
       HiTimeTimerQueue<?> queue, HiTimeTimer<?> timer, long resolution) {
-    long distance = timer.deadline - queue.now;
+    long distance = timer.deadline() - queue.now;
     long key = queue.elapsed + distance;
     if (distance > 0 && Long.compareUnsigned(key, queue.elapsed) < 0) {
       key = -1L;
