@@ -49,11 +49,10 @@ final class TimerLoop {
    */
   static final int REQUEST_BATCH = 1 << 12;
   /**
-   * In a permit ({@link TimerEntry}'s, see {@link #permitFor}): the arming is due, or nearly, so
-   * its timer keeps the permit until it fires. The low bits are the lane.
+   * In a permit ({@link TimerEntry}'s, see {@link #acquirePermit}): the arming is due, or nearly,
+   * so its timer keeps the permit until it fires. The bits below it are the {@link Backlog}'s.
    */
-  static final int DUE_PERMIT = 1 << 16;
-  static final int LANE_MASK = DUE_PERMIT - 1;
+  static final int DUE_PERMIT = Backlog.SHARED << 1;
   /** The least delay past which an arming does not count as due; see {@link #dueHorizon}. */
   static final long DUE_HORIZON_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
   /** In {@link #handedOff}: handed to the task executor, not started. */
@@ -200,35 +199,27 @@ final class TimerLoop {
   }
 
   /**
-   * Takes a {@link Backlog} permit for an arming by the calling thread, waiting while its lane has
-   * none; see {@link TimerService}'s "Back-pressure". Without this, threads that schedule faster
-   * than one thread can apply their requests and fire their timers would grow the backlog without
-   * bound, and every timeout behind it would run late by all of it. The timer thread itself, and a
-   * task running on it, takes none and never waits: it is the one that catches up.
+   * Takes a {@link Backlog} permit for an arming by the calling thread {@code delayNanos} ahead,
+   * waiting while there is none for it; see {@link TimerService}'s "Back-pressure". Without this,
+   * threads that schedule faster than one thread can apply their requests and fire their timers
+   * would grow the backlog without bound, and every timeout behind it would run late by all of it.
+   * Returns the permit, which goes with the request: the backlog's (the lane, and whether it came
+   * from the shared half), and {@link #DUE_PERMIT} if the arming counts as due, which the arming
+   * thread decides so that the timer thread needs no clock to tell. The timer thread itself, and
+   * a task running on it, takes none and never waits (it is the one that catches up): -1.
    */
-  void acquirePermit() {
-    if (!onLoopThread()) {
-      backlog.acquire(requests.laneOf(Thread.currentThread()), stopping);
-    }
-  }
-
-  /**
-   * The permit {@link #acquirePermit()} took on this thread for an arming {@code delayNanos} ahead,
-   * or -1 if it took none: the lane, and {@link #DUE_PERMIT} if the arming counts as due, which
-   * the arming thread decides so that the timer thread needs no clock to tell.
-   */
-  int permitFor(long delayNanos) {
+  int acquirePermit(long delayNanos) {
     if (onLoopThread()) {
       return -1;
     }
-    int lane = requests.laneOf(Thread.currentThread());
-    return delayNanos <= dueHorizon ? lane | DUE_PERMIT : lane;
+    int permit = backlog.acquire(requests.laneOf(Thread.currentThread()), stopping);
+    return delayNanos <= dueHorizon ? permit | DUE_PERMIT : permit;
   }
 
   /** Gives back a permit that was taken but not used: the arming was rejected or not queued. */
   void unusedPermit(int permit) {
     if (permit >= 0) {
-      backlog.unused(permit & LANE_MASK);
+      backlog.unused(permit & ~DUE_PERMIT);
     }
   }
 
@@ -372,9 +363,9 @@ final class TimerLoop {
     if (pending && permit >= 0 && (permit & DUE_PERMIT) != 0) {
       // Armed due by another thread: one permit stays out until the timer fires or leaves.
       if (held < 0) {
-        entry.heldPermit = permit & LANE_MASK;
+        entry.heldPermit = permit & ~DUE_PERMIT;
       } else {
-        backlog.retire(permit & LANE_MASK);
+        backlog.retire(permit & ~DUE_PERMIT);
       }
       return;
     }
@@ -383,7 +374,7 @@ final class TimerLoop {
       entry.heldPermit = -1;
     }
     if (permit >= 0) {
-      backlog.retire(permit & LANE_MASK);
+      backlog.retire(permit & ~DUE_PERMIT);
     }
   }
 
