@@ -44,6 +44,11 @@ final class Backlog {
   /** In a permit: it was taken from the shared half; the bits below it are the lane. */
   static final int SHARED = 1 << 16;
   static final int LANE_MASK = SHARED - 1;
+  /**
+   * In a permit: its taker is to wake a sleeping timer thread once it has queued its request (see
+   * {@link #takeShared}); the request itself is then in the queue for the thread to find.
+   */
+  static final int WAKE = SHARED << 1;
   /** Longs between two lanes' counters: 128 bytes, two cache lines, as adjacent-line prefetch pairs them. */
   private static final int STRIDE = 16;
   private static final long FIRST_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
@@ -96,8 +101,9 @@ final class Backlog {
   }
 
   /**
-   * Takes a permit for a thread of {@code lane} and returns it (the lane, and {@link #SHARED} if
-   * it came from the shared half): from the lane's own part if it has one left, else from the
+   * Takes a permit for a thread of {@code lane} and returns it (the lane, {@link #SHARED} if it
+   * came from the shared half, and {@link #WAKE} if the caller is to wake the timer thread once it
+   * has queued its request): from the lane's own part if it has one left, else from the
    * shared half, else it takes the lane's next ticket and waits for it, until {@code stopping}
    * says the service stops (a request then goes ahead, to be rejected). Waits in pauses that grow
    * from 50 microseconds to a millisecond, so that many waiting threads leave the processors to the
@@ -112,17 +118,15 @@ final class Backlog {
   int acquire(int lane, BooleanSupplier stopping) {
     int at = lane * STRIDE + STRIDE;
     // Only a look: a ticket once taken must be waited for, so the shared half is tried first.
-    if ((long) COUNTS.getOpaque(admitted, at) - given(lane, at) >= perLane && takeShared()) {
-      return lane | SHARED;
+    if ((long) COUNTS.getOpaque(admitted, at) - given(lane, at) >= perLane) {
+      long left = takeShared();
+      if (left >= 0) {
+        return left == shared >> 1 ? lane | SHARED | WAKE : lane | SHARED;
+      }
     }
     long ticket = (long) COUNTS.getAndAdd(admitted, at, 1L);
     long out = ticket - given(lane, at);
     if (out < perLane) {
-      if (out == perLane >> 1) {
-        // Half the lane's part is out: a timer thread asleep (nothing due soon, cancellations
-        // left for later) is woken to apply the requests before anyone has to wait for it.
-        wake.run();
-      }
       return lane;
     }
     throttled.increment();
@@ -150,18 +154,23 @@ final class Backlog {
     return lane;
   }
 
-  /** Takes a permit of the shared half if it has one; wakes the timer thread when half are out. */
-  private boolean takeShared() {
+  /**
+   * Takes a permit of the shared half if it has one, and returns how many that leaves, or -1. The
+   * one that leaves half of it out comes with {@link #WAKE}: a timer thread asleep (nothing due
+   * soon, cancellations left for later) is woken to apply the requests before anyone has to wait
+   * for it, the other half, at least a few hundred microseconds of requests, being left for it to
+   * be scheduled in; waking it no earlier lets it apply thousands of requests per wake-up. It is
+   * woken once that request is queued, not before, or it might look, find the queue empty and
+   * sleep again with the request unseen.
+   */
+  private long takeShared() {
     long left;
     while ((left = (long) COUNTS.getVolatile(available, STRIDE)) > 0) {
       if (COUNTS.compareAndSet(available, STRIDE, left, left - 1)) {
-        if (left - 1 == shared >> 1) {
-          wake.run();
-        }
-        return true;
+        return left - 1;
       }
     }
-    return false;
+    return -1;
   }
 
   private long given(int lane, int at) {

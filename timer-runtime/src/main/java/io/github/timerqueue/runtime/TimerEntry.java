@@ -190,12 +190,13 @@ final class TimerEntry extends Request implements Timeout, Runnable {
       throw e;
     }
     DEADLINE.set(this, deadline);
-    PERMIT.set(this, permit);
+    PERMIT.set(this, TimerLoop.held(permit));
     long arming = VERSION_UNIT | PENDING;
     // No other thread sees the entry before the offer, whose exchange publishes these stores and
     // orders the reads of the service's state that follow it: a release store is enough.
     STAMP.setRelease(this, arming | QUEUED);
     service.loop.offer(this);
+    service.loop.wakeIfAsked(permit);
     service.armed(this, arming, deadline, false);
   }
 
@@ -217,9 +218,10 @@ final class TimerEntry extends Request implements Timeout, Runnable {
     DEADLINE.setOpaque(this, deadline);
     long arming = ((before & ARMING_MASK & ~STATE_MASK) + VERSION_UNIT) | PENDING;
     if (permit >= 0) {
-      attachPermit(permit);
+      attachPermit(TimerLoop.held(permit));
     }
     publish(before, arming);
+    service.loop.wakeIfAsked(permit);
     service.armed(this, arming, deadline, wasPending);
     return wasPending;
   }

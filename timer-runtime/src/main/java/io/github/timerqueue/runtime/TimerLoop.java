@@ -31,6 +31,17 @@ import java.util.function.Consumer;
  * thread sees the request or the producer sees the flag: no wake-up is lost, and a request that
  * does not make an earlier deadline never wakes the thread.
  *
+ * <h2>Napping while requests stream in</h2>
+ * When the thread has taken every request there was and more have come meanwhile from other
+ * threads, it does not take them at once: it naps, sleeping as above but for at most {@value
+ * #NAP_MICROS} microseconds (and no longer than its next timer allows), and then takes them in
+ * one batch. Otherwise a thread that sends requests steadily would have them taken one by one
+ * right behind it, and every request's cache lines, the lane's end and the thread's own flags
+ * would go from core to core and back, each time at the sender's cost as well. A request
+ * sent while the thread naps wakes it as above if it is due earlier; one sent just before the
+ * nap, and so not seen by it, is applied at most a nap later. A request of the timer thread
+ * itself (a task's) is taken at once, as are requests on a loop without a thread of its own.
+ *
  * <h2>Cancellations</h2>
  * A cancellation makes no deadline earlier, but its entry stays referenced by the request queue
  * until the thread looks, so a stream of short-lived timeouts would pile up while the thread
@@ -52,13 +63,16 @@ final class TimerLoop {
    * In a permit ({@link TimerEntry}'s, see {@link #acquirePermit}): the arming is due, or nearly,
    * so its timer keeps the permit until it fires. The bits below it are the {@link Backlog}'s.
    */
-  static final int DUE_PERMIT = Backlog.SHARED << 1;
+  static final int DUE_PERMIT = Backlog.WAKE << 1;
   /** The least delay past which an arming does not count as due; see {@link #dueHorizon}. */
   static final long DUE_HORIZON_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
   /** In {@link #handedOff}: handed to the task executor, not started. */
   private static final Object WAITING = new Object();
   /** Most timers fired per turn, so that requests (cancellations) are applied in between. */
   static final int FIRE_BATCH = 1 << 12;
+  /** The longest nap while requests stream in; see the class doc. */
+  static final long NAP_MICROS = 50;
+  private static final long NAP_NANOS = TimeUnit.MICROSECONDS.toNanos(NAP_MICROS);
   /** How often a stopping thread looks again whether it can sweep; see {@link #awaitSweep}. */
   private static final long SWEEP_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
 
@@ -115,6 +129,8 @@ final class TimerLoop {
    * before the thread starts, and volatile so that producers see it however the service was shared.
    */
   private volatile Thread thread;
+  /** The lane of the timer thread's own requests (a task's), or -1 without a thread. */
+  private int ownLane = -1;
 
   // Shared with producers.
   private volatile boolean sleeping;
@@ -126,6 +142,8 @@ final class TimerLoop {
   private volatile long wakeups;
 
   // Timer thread only.
+  /** Whether the last {@link #processRequests()} took every request there was. */
+  private boolean drained;
   private boolean coolingDown;
   private long cooldownEnd;
   /** Set by whichever thread sweeps; see {@link #sweep()}. */
@@ -160,6 +178,7 @@ final class TimerLoop {
   }
 
   void bind(Thread thread) {
+    this.ownLane = requests.laneOf(thread);
     this.thread = thread;
   }
 
@@ -216,10 +235,28 @@ final class TimerLoop {
     return delayNanos <= dueHorizon ? permit | DUE_PERMIT : permit;
   }
 
+  /**
+   * The permit an arming holds: {@code permit} without {@link Backlog#WAKE}, which only its taker
+   * acts on ({@link #wakeIfAsked}); -1 for none.
+   */
+  static int held(int permit) {
+    return permit < 0 ? -1 : permit & ~Backlog.WAKE;
+  }
+
+  /**
+   * Wakes the thread now if it sleeps and {@code permit} asks for it; called once the request the
+   * permit was taken for is queued.
+   */
+  void wakeIfAsked(int permit) {
+    if (permit >= 0 && (permit & Backlog.WAKE) != 0) {
+      wakeNow();
+    }
+  }
+
   /** Gives back a permit that was taken but not used: the arming was rejected or not queued. */
   void unusedPermit(int permit) {
     if (permit >= 0) {
-      backlog.unused(permit & ~DUE_PERMIT);
+      backlog.unused(permit & ~DUE_PERMIT & ~Backlog.WAKE);
     }
   }
 
@@ -340,9 +377,11 @@ final class TimerLoop {
   }
 
   private void processRequests() {
+    drained = false;
     for (int i = 0; i < REQUEST_BATCH; i++) {
       Request request = requests.poll();
       if (request == null) {
+        drained = true;
         break;
       }
       request.process(this);
@@ -501,10 +540,15 @@ final class TimerLoop {
       wake = cooldownEnd;
       bounded = true;
     }
-    if (!requests.isEmpty()) {
+    boolean nap = !requests.isEmpty();
+    if (nap && !mayNap()) {
       return 0; // more requests came meanwhile: take them before publishing a sleep
     }
     long now = ticker.read();
+    if (nap && (!bounded || now + NAP_NANOS - wake < 0)) {
+      wake = now + NAP_NANOS;
+      bounded = true;
+    }
     long sleep;
     if (bounded) {
       sleep = wake - now;
@@ -517,11 +561,20 @@ final class TimerLoop {
     }
     WAKE_AT.setVolatile(this, wake);
     sleeping = true;
-    if (!requests.isEmpty() || service.stopping) {
+    if ((!nap && !requests.isEmpty()) || service.stopping) {
       sleeping = false;
       return 0;
     }
     return sleep;
+  }
+
+  /**
+   * Whether the requests found queued before sleeping may wait for a nap (see the class doc):
+   * this turn took every request there was, so these came from threads sending meanwhile, and
+   * none is the timer thread's own.
+   */
+  private boolean mayNap() {
+    return drained && ownLane >= 0 && requests.isEmpty(ownLane);
   }
 
   /**

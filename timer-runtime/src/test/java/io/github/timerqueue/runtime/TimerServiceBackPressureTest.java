@@ -222,6 +222,33 @@ class TimerServiceBackPressureTest {
   }
 
   /**
+   * Far timeouts do not wake a sleeping timer thread, but the backlog does: the request that leaves
+   * half of the shared part out, and not one before it, so that the thread applies many requests
+   * per wake-up and still has the other half of the shared part's time to be scheduled in.
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(
+      value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+  void theRequestThatLeavesHalfTheSharedPartOutWakesTheSleepingTimerThread() throws Exception {
+    start(BOUND);
+    // The first timeout wakes the thread, which then sleeps until it is due; later ones don't.
+    timers.newTimeout(t -> {}, 1, TimeUnit.HOURS);
+    awaitTrue("the timer thread applied it and sleeps",
+        () -> timers.loop.backlogPermits() == 0 && waiting(timers.loop.thread()));
+    long signals = timers.loop.wakeSignals();
+    // The lane's part first, then the shared part: its k-th permit leaves SHARED - k in it.
+    long wakingRequest = PER_LANE + (SHARED - SHARED / 2);
+    for (int i = 1; i < wakingRequest; i++) {
+      timers.newTimeout(t -> {}, 2, TimeUnit.HOURS);
+    }
+    assertThat(timers.loop.wakeSignals()).isEqualTo(signals);
+    timers.newTimeout(t -> {}, 2, TimeUnit.HOURS);
+    assertThat(timers.loop.wakeSignals()).isEqualTo(signals + 1);
+    awaitTrue("the timer thread applied them", () -> timers.loop.backlogPermits() == 0);
+    assertThat(timers.stats().throttled()).isZero();
+  }
+
+  /**
    * A thread that has the shared part out, and its lane's part, does not hold back a thread of
    * another lane: that one goes ahead with its own lane's part, and only then waits.
    */
