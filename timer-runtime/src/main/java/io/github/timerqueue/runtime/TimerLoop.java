@@ -142,8 +142,6 @@ final class TimerLoop {
   private volatile long wakeups;
 
   // Timer thread only.
-  /** Whether the last {@link #processRequests()} took every request there was. */
-  private boolean drained;
   private boolean coolingDown;
   private long cooldownEnd;
   /** Set by whichever thread sweeps; see {@link #sweep()}. */
@@ -357,8 +355,11 @@ final class TimerLoop {
    * @return nanoseconds to sleep, {@link Long#MAX_VALUE} to sleep until woken, or 0 to turn again
    */
   long turn() {
-    sleeping = false;
-    processRequests();
+    if (sleeping) {
+      // Written only if set: producers read the flag's line on every request.
+      sleeping = false;
+    }
+    boolean drained = processRequests();
     long now = ticker.read();
     if (sweepRequested) {
       if (!coolingDown) {
@@ -373,11 +374,12 @@ final class TimerLoop {
     }
     queue.advance(now, fire, FIRE_BATCH);
     backlog.publish();
-    return prepareToSleep();
+    return prepareToSleep(drained);
   }
 
-  private void processRequests() {
-    drained = false;
+  /** Applies up to a batch of requests; returns whether that took every request there was. */
+  private boolean processRequests() {
+    boolean drained = false;
     for (int i = 0; i < REQUEST_BATCH; i++) {
       Request request = requests.poll();
       if (request == null) {
@@ -387,6 +389,7 @@ final class TimerLoop {
       request.process(this);
     }
     backlog.publish();
+    return drained;
   }
 
   /**
@@ -529,7 +532,11 @@ final class TimerLoop {
     }
   }
 
-  private long prepareToSleep() {
+  /**
+   * Publishes the sleep ahead, if any (see the class doc); {@code drained} says whether this
+   * turn took every request there was.
+   */
+  private long prepareToSleep(boolean drained) {
     long delay = queue.nextExpiryDelay();
     if (delay == 0) {
       return 0;
@@ -541,7 +548,7 @@ final class TimerLoop {
       bounded = true;
     }
     boolean nap = !requests.isEmpty();
-    if (nap && !mayNap()) {
+    if (nap && !mayNap(drained)) {
       return 0; // more requests came meanwhile: take them before publishing a sleep
     }
     long now = ticker.read();
@@ -570,10 +577,10 @@ final class TimerLoop {
 
   /**
    * Whether the requests found queued before sleeping may wait for a nap (see the class doc):
-   * this turn took every request there was, so these came from threads sending meanwhile, and
-   * none is the timer thread's own.
+   * this turn took every request there was ({@code drained}), so these came from threads sending
+   * meanwhile, and none is the timer thread's own.
    */
-  private boolean mayNap() {
+  private boolean mayNap(boolean drained) {
     return drained && ownLane >= 0 && requests.isEmpty(ownLane);
   }
 
