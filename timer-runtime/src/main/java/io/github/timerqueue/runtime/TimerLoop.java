@@ -32,15 +32,17 @@ import java.util.function.Consumer;
  * does not make an earlier deadline never wakes the thread.
  *
  * <h2>Napping while requests stream in</h2>
- * When the thread has taken every request there was and more have come meanwhile from other
- * threads, it does not take them at once: it naps, sleeping as above but for at most {@value
+ * When the thread has taken every request there was, fired nothing, and more requests have come
+ * meanwhile from other threads, it does not take them at once: it naps, sleeping as above but for at most {@value
  * #NAP_MICROS} microseconds (and no longer than its next timer allows), and then takes them in
  * one batch. Otherwise a thread that sends requests steadily would have them taken one by one
  * right behind it, and every request's cache lines, the lane's end and the thread's own flags
  * would go from core to core and back, each time at the sender's cost as well. A request
  * sent while the thread naps wakes it as above if it is due earlier; one sent just before the
  * nap, and so not seen by it, is applied at most a nap later. A request of the timer thread
- * itself (a task's) is taken at once, as are requests on a loop without a thread of its own.
+ * itself (a task's) is taken at once, as are requests on a loop without a thread of its own, and
+ * requests after a turn that fired timers: in such busy times requests are often due soon (a
+ * flood of zero-delay timeouts would only wake it from every nap).
  *
  * <h2>Cancellations</h2>
  * A cancellation makes no deadline earlier, but its entry stays referenced by the request queue
@@ -372,9 +374,9 @@ final class TimerLoop {
         sweepRequested = false;
       }
     }
-    queue.advance(now, fire, FIRE_BATCH);
+    int fired = queue.advance(now, fire, FIRE_BATCH);
     backlog.publish();
-    return prepareToSleep(drained);
+    return prepareToSleep(drained && fired == 0);
   }
 
   /** Applies up to a batch of requests; returns whether that took every request there was. */
@@ -533,10 +535,10 @@ final class TimerLoop {
   }
 
   /**
-   * Publishes the sleep ahead, if any (see the class doc); {@code drained} says whether this
-   * turn took every request there was.
+   * Publishes the sleep ahead, if any (see the class doc); {@code quiet} says whether this turn
+   * took every request there was and fired nothing.
    */
-  private long prepareToSleep(boolean drained) {
+  private long prepareToSleep(boolean quiet) {
     long delay = queue.nextExpiryDelay();
     if (delay == 0) {
       return 0;
@@ -548,7 +550,7 @@ final class TimerLoop {
       bounded = true;
     }
     boolean nap = !requests.isEmpty();
-    if (nap && !mayNap(drained)) {
+    if (nap && !mayNap(quiet)) {
       return 0; // more requests came meanwhile: take them before publishing a sleep
     }
     long now = ticker.read();
@@ -577,11 +579,11 @@ final class TimerLoop {
 
   /**
    * Whether the requests found queued before sleeping may wait for a nap (see the class doc):
-   * this turn took every request there was ({@code drained}), so these came from threads sending
-   * meanwhile, and none is the timer thread's own.
+   * this turn was {@code quiet} (took every request there was, so these came from threads sending
+   * meanwhile, and fired nothing), and none is the timer thread's own.
    */
-  private boolean mayNap(boolean drained) {
-    return drained && ownLane >= 0 && requests.isEmpty(ownLane);
+  private boolean mayNap(boolean quiet) {
+    return quiet && ownLane >= 0 && requests.isEmpty(ownLane);
   }
 
   /**
