@@ -57,9 +57,10 @@ import java.util.concurrent.locks.LockSupport;
  * Scheduling, cancelling and re-arming cost the calling thread a few atomic operations on the
  * handle and one atomic exchange on the request queue (none for a cancel or re-arm of a timeout
  * the timer thread has not yet taken), scheduling and re-arming one atomic increment of its lane's
- * backlog count (see "Back-pressure"), plus an unpark when the thread must wake early; none takes
- * a lock shared with other timeouts. The timer thread pays the strategy's cost
- * of each operation ({@code O(1)} for the timing wheels, {@code O(log n)} for {@code heap}).
+ * backlog count, or, while the lane's part of the backlog is out, one compare-and-set on the
+ * shared part's (see "Back-pressure"), plus an unpark when the thread must wake early; none takes
+ * a lock shared with other timeouts. The timer thread pays the strategy's cost of each operation
+ * ({@code O(1)} for the timing wheels, {@code O(log n)} for {@code heap}).
  *
  * <h2>Back-pressure</h2>
  * One thread applies every other thread's requests and fires every timer. Threads that schedule
@@ -833,15 +834,13 @@ public final class TimerService implements AutoCloseable {
      *
      * <p>Half the bound is split evenly among the lanes of the request queue, a few per processor
      * (up to 64), and a thread draws on its own lane's part, {@code max(1, maxBacklog / (2 *
-     * lanes))}, so that threads on different cores do not contend for one counter; a thread whose
-     * lane's part is all out draws on the rest, which all lanes share. So a thread never waits
-     * while its lane's part has room, nor, however many threads there are, while the shared part
-     * has; one thread alone waits only once it has its lane's part and all of the shared part
-     * out, more than half the bound. The
-     * timer thread, tasks running on it, and periodic tasks of a {@link
-     * TimerScheduledExecutorService} re-arming themselves never wait and are not counted; nor are
-     * cancellations, which only shrink the backlog, nor timers armed for later than the horizon
-     * above, which are counted by {@link #maxPendingTimeouts} if at all.
+     * lanes))}, so that threads on different cores do not contend for one counter; a thread that
+     * finds its lane's part all out draws on the rest, which all lanes share, and waits only if
+     * that is all out too. So one thread alone waits only once it has its lane's part and all of
+     * the shared part out: more than half the bound. The timer thread, tasks running on it, and
+     * periodic tasks of a {@link TimerScheduledExecutorService} re-arming themselves never wait and
+     * are not counted; nor are cancellations, which only shrink the backlog, nor timers armed for
+     * later than the horizon above, which are counted by {@link #maxPendingTimeouts} if at all.
      *
      * @param maxBacklog at least 64, the most lanes there are
      * @return this builder
