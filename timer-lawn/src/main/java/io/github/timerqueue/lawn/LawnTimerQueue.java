@@ -252,7 +252,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     TtlQueue<T> existing = queueWithTtlBetween(lowest, highest);
     long ttl = existing != null ? existing.ttl : roundestBetween(lowest, highest);
     LawnTimer<T> timer = new LawnTimer<>(armedDue, payload);
-    timer.deadline = deadlineOf(ttl, latest);
+    timer.setDeadline(deadlineOf(ttl, latest));
     enqueue(timer, ttl);
     size++;
     return timer;
@@ -307,9 +307,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
    */
   @Override
   public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
-    Objects.requireNonNull(onExpired, "onExpired");
-    TimerQueueChecks.checkLimit(limit);
-    TimerQueueChecks.checkNotInHandler(advancing, "advance");
+    TimerQueueChecks.checkAdvance(onExpired, limit, advancing);
     long step = now - this.now;
     if (step > 0) {
       this.now = now;
@@ -462,9 +460,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
 
   private LawnTimer<T> own(TimerHandle<T> timer) {
     Objects.requireNonNull(timer, "timer");
-    if (timer instanceof LawnTimer && ((LawnTimer<?>) timer).ring.owner == this) {
-      @SuppressWarnings("unchecked")
-      LawnTimer<T> owned = (LawnTimer<T>) timer;
+    if (timer instanceof LawnTimer<T> owned && owned.ring.owner == this) {
       return owned;
     }
     throw TimerQueueChecks.foreignHandle(timer);
@@ -476,7 +472,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
    * {@link #enqueue}.
    */
   private void arm(LawnTimer<T> timer, long deadline) {
-    timer.deadline = deadline;
+    timer.setDeadline(deadline);
     long distance = deadline - now;
     if (distance > 0) {
       long ttl = ttlAhead(distance);

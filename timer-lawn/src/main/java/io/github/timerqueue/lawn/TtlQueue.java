@@ -59,7 +59,7 @@ final class TtlQueue<T> extends TimerRing<T> {
    * range in the {@link #SATURATED} queue.
    */
   long expiryOf(LawnTimer<T> timer) {
-    return owner.expiryOf(timer.deadline, ttl);
+    return owner.expiryOf(timer.deadline(), ttl);
   }
 
   @Override

@@ -105,7 +105,7 @@ final class LawnInvariants {
             throw broken(ttlQueue + " is not sorted by expiry at " + timer);
           }
           if (Long.remainderUnsigned(expiry, resolution) != 0
-              || Long.compareUnsigned(expiry, timer.deadline - start) < 0) {
+              || Long.compareUnsigned(expiry, timer.deadline() - start) < 0) {
             throw broken(ttlQueue + " holds " + timer + " expiring at "
                 + Long.toUnsignedString(expiry) + ", off the resolution's grid or early");
           }

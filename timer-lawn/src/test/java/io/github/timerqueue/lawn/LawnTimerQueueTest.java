@@ -36,7 +36,7 @@ class LawnTimerQueueTest {
   /** The payloads of a TTL queue, head to tail. */
   static List<String> contents(TtlQueue<?> queue) {
     List<String> payloads = new ArrayList<>();
-    queue.forEach(timer -> payloads.add((String) timer.payload));
+    queue.forEach(timer -> payloads.add((String) timer.payload()));
     return payloads;
   }
 

@@ -23,7 +23,7 @@ class TimerRingTest {
   private static List<String> contents(TimerRing<String> ring) {
     List<String> payloads = new ArrayList<>();
     for (LawnTimer<String> timer : LawnInvariants.checkRing(ring)) {
-      payloads.add(timer.payload);
+      payloads.add(timer.payload());
     }
     return payloads;
   }
@@ -79,7 +79,7 @@ class TimerRingTest {
 
     ring.remove(a);
     assertThat(ring.slots).doesNotContain(a, b);
-    assertThat(ring.first().payload).isEqualTo("c");
+    assertThat(ring.first().payload()).isEqualTo("c");
   }
 
   @Test
@@ -99,7 +99,7 @@ class TimerRingTest {
     }
     assertThat(ring.slots).as("turned in place").isSameAs(slots).containsExactly(before);
     assertThat(contents(ring)).containsExactlyElementsOf(
-        timers.stream().map(timer -> timer.payload).toList());
+        timers.stream().map(timer -> timer.payload()).toList());
 
     // A head that does not come back is overwritten by the next timer that joins.
     LawnTimer<String> gone = ring.removeFirst();
@@ -173,7 +173,7 @@ class TimerRingTest {
     ring.removeFirst();
     assertThat(ring.slots).as("swept once the head reached it").doesNotContain(beyondSweep);
     assertThat(contents(ring)).hasSize(2 * TimerRing.SWEEP_SLOTS - 2)
-        .doesNotContain(beyondSweep.payload);
+        .doesNotContain(beyondSweep.payload());
   }
 
   @Test
@@ -274,7 +274,7 @@ class TimerRingTest {
     assertThat(ring.slots.length).isLessThanOrEqualTo(TimerRing.RETAINED_CAPACITY);
     assertThat(contents(ring)).hasSize(100)
         .containsExactlyElementsOf(timers.subList(timers.size() - 100, timers.size()).stream()
-            .map(timer -> timer.payload).toList());
+            .map(timer -> timer.payload()).toList());
   }
 
   @Test
