@@ -473,8 +473,11 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   long expiryOf(long deadline, long ttl) {
     long fromStart = deadline - startTime;
     if (ttl > 0 || ttl == TtlQueue.SHARED) {
-      // At least 1: the deadline was ahead of the clock when the timer was armed.
-      return ticksRoundedUp(fromStart) * resolution;
+      // At least 1: the deadline was ahead of the clock when the timer was armed. With a power of
+      // two, rounding up is setting the bits below the resolution and adding one: no shift and
+      // no multiplication on the path of every head an advance takes.
+      return resolutionShift >= 0
+          ? ((fromStart - 1) | (resolution - 1)) + 1 : ticksRoundedUp(fromStart) * resolution;
     }
     if (ttl == 0) {
       // A deadline before the start time wraps around to beyond the clock.
