@@ -44,6 +44,32 @@ class TimerRingTest {
   }
 
   @Test
+  void cancellingMostTimersFromTheMiddleDropsTheirSlotsWithoutAnAppend() {
+    TimerRing<String> ring = new TimerRing<>(owner, true);
+    List<LawnTimer<String>> timers = appendNew(ring, 4_000);
+    int grown = ring.slots.length;
+    List<String> kept = new ArrayList<>();
+    for (int i = 0; i < timers.size(); i++) {
+      if (i == 0 || i == timers.size() - 1 || i % 10 == 0) {
+        kept.add(timers.get(i).payload());
+      } else {
+        ring.remove(timers.get(i));
+      }
+    }
+
+    assertThat(contents(ring)).containsExactlyElementsOf(kept);
+    assertThat(ring.slots.length).as("moved to a smaller array").isLessThan(grown / 2);
+    assertThat(ring.tail - ring.head).as("tickets in use")
+        .isLessThanOrEqualTo(4 * kept.size() + TimerRing.SWEEP_SLOTS);
+    assertThat(referencedSlots(ring)).as("cancelled timers no longer referenced")
+        .isLessThanOrEqualTo(4L * kept.size() + TimerRing.SWEEP_SLOTS);
+    LawnTimer<String> late = timer("late");
+    ring.append(late);
+    kept.add("late");
+    assertThat(contents(ring)).containsExactlyElementsOf(kept);
+  }
+
+  @Test
   void appendKeepsArrivalOrderAndRemoveTakesFromAnywhere() {
     TimerRing<String> ring = new TimerRing<>(owner, true);
     LawnTimer<String> a = timer("a");
