@@ -26,7 +26,9 @@ final class LawnTimer<T> extends AbstractTimerHandle<T> {
   TimerRing<T> ring;
   /**
    * Its ticket in {@link #ring}, which names its slot there, or {@link #NOT_PENDING}: pending if and
-   * only if not negative.
+   * only if not negative. A ticket is not the slot (where other strategies' timers record their
+   * slot): it counts the timers that joined the ring, and the ring maps it to a slot, so that the
+   * ring moves its slots without touching its timers and knows a stale slot by its timer's ticket.
    */
   int ticket = NOT_PENDING;
 
