@@ -10,7 +10,9 @@ import java.util.Arrays;
  * <p>A queue's key changes only when its head leaves, and the next timer of a queue never expires
  * before the one ahead of it, so a key only ever grows: {@link #headRemoved} sifts down, never up.
  * Keys are kept in a primitive array beside the queues, with the sign bit flipped so that signed
- * comparison orders them as the unsigned distances they are.
+ * comparison orders them as the unsigned distances they are. Queues whose heads expire together are
+ * ordered by their {@link TtlQueue#rank}, which keeps timers of one TTL first-in, first-out when
+ * they are in different {@linkplain SharedQueues shared queues}.
  *
  * <p>With {@code Q} queues: {@link #add}, {@link #remove} and {@link #headRemoved} {@code O(log
  * Q)}; the rest {@code O(1)}.
@@ -70,7 +72,7 @@ final class HeadIndex<T> {
     long movedKey = keys[last];
     queues[last] = null;
     if (position != last) {
-      if (position > 0 && movedKey < keys[(position - 1) >>> 1]) {
+      if (position > 0 && before(movedKey, moved, (position - 1) >>> 1)) {
         siftUp(moved, movedKey, position);
       } else {
         siftDown(moved, movedKey, position);
@@ -82,7 +84,7 @@ final class HeadIndex<T> {
   void headRemoved(TtlQueue<T> queue) {
     long key = keyOf(queue);
     int position = queue.position;
-    if (!keyAbove(key, position)) {
+    if (!keyAbove(key, queue, position)) {
       // It stays where it is, which with a single queue it always does: only its key changes,
       // and no reference is stored (so no write barrier is paid).
       keys[position] = key;
@@ -91,13 +93,28 @@ final class HeadIndex<T> {
     }
   }
 
-  /** Whether {@code key} at {@code position} is above one of its children's keys. */
-  private boolean keyAbove(long key, int position) {
+  /** Whether {@code queue}, keyed {@code key}, at {@code position} goes after one of its children. */
+  private boolean keyAbove(long key, TtlQueue<T> queue, int position) {
     int child = (position << 1) + 1;
     if (child >= size) {
       return false;
     }
-    return key > keys[child] || (child + 1 < size && key > keys[child + 1]);
+    return after(key, queue, child) || (child + 1 < size && after(key, queue, child + 1));
+  }
+
+  /**
+   * Whether {@code queue}, keyed {@code key}, goes after the queue at {@code position}: its head
+   * expires later, or at the same time and its rank is higher. The ranks are read only on a tie.
+   */
+  private boolean after(long key, TtlQueue<T> queue, int position) {
+    long other = keys[position];
+    return key > other || (key == other && queue.rank > queues[position].rank);
+  }
+
+  /** Whether {@code queue}, keyed {@code key}, goes before the queue at {@code position}. */
+  private boolean before(long key, TtlQueue<T> queue, int position) {
+    long other = keys[position];
+    return key < other || (key == other && queue.rank < queues[position].rank);
   }
 
   /** Removes every queue. */
@@ -121,7 +138,7 @@ final class HeadIndex<T> {
   private void siftUp(TtlQueue<T> queue, long key, int position) {
     while (position > 0) {
       int parent = (position - 1) >>> 1;
-      if (keys[parent] <= key) {
+      if (!before(key, queue, parent)) {
         break;
       }
       place(queues[parent], keys[parent], position);
@@ -136,10 +153,10 @@ final class HeadIndex<T> {
       if (child >= size) {
         break;
       }
-      if (child + 1 < size && keys[child + 1] < keys[child]) {
+      if (child + 1 < size && before(keys[child + 1], queues[child + 1], child)) {
         child++;
       }
-      if (key <= keys[child]) {
+      if (!after(key, queue, child)) {
         break;
       }
       place(queues[child], keys[child], position);

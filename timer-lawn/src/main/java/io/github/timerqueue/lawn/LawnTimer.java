@@ -1,6 +1,6 @@
 package io.github.timerqueue.lawn;
 
-import io.github.timerqueue.TimerHandle;
+import io.github.timerqueue.internal.AbstractTimerHandle;
 
 /**
  * A timer of a {@link LawnTimerQueue}: its handle, and its place in the one ring it is in while it
@@ -15,12 +15,10 @@ import io.github.timerqueue.TimerHandle;
  * keeps the ring it was last in); and the expiry is not stored but derived from the deadline by
  * the ring ({@link TtlQueue#expiryOf}).
  */
-final class LawnTimer<T> implements TimerHandle<T> {
+final class LawnTimer<T> extends AbstractTimerHandle<T> {
   /** The {@link #ticket} of a timer that is in no ring. */
   static final int NOT_PENDING = -1;
 
-  final T payload;
-  long deadline;
   /**
    * The ring it is in while pending; afterwards the ring it was last in, kept for its {@link
    * TimerRing#owner}. Never {@code null}.
@@ -28,34 +26,20 @@ final class LawnTimer<T> implements TimerHandle<T> {
   TimerRing<T> ring;
   /**
    * Its ticket in {@link #ring}, which names its slot there, or {@link #NOT_PENDING}: pending if and
-   * only if not negative.
+   * only if not negative. A ticket is not the slot (where other strategies' timers record their
+   * slot): it counts the timers that joined the ring, and the ring maps it to a slot, so that the
+   * ring moves its slots without touching its timers and knows a stale slot by its timer's ticket.
    */
   int ticket = NOT_PENDING;
 
   /** Creates a timer that is not pending, naming a ring of the queue that owns it. */
   LawnTimer(TimerRing<T> ring, T payload) {
+    super(payload);
     this.ring = ring;
-    this.payload = payload;
-  }
-
-  @Override
-  public T payload() {
-    return payload;
-  }
-
-  @Override
-  public long deadline() {
-    return deadline;
   }
 
   @Override
   public boolean isPending() {
     return ticket >= 0;
-  }
-
-  @Override
-  public String toString() {
-    return "LawnTimer{deadline=" + deadline + ", pending=" + isPending() + ", payload=" + payload
-        + "}";
   }
 }

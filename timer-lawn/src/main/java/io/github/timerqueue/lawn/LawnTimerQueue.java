@@ -19,13 +19,16 @@ import java.util.function.Consumer;
  * cancelling it is marking the timer alone as out of its queue, and expiring is taking heads: all
  * {@code O(1)}, with no cascading and no limit on how far ahead a deadline may lie.
  *
- * <p>What it costs when the assumption does not hold: with {@code Q} distinct TTLs among the
- * pending timers, creating or emptying a queue, and removing a queue's head (by cancel or
- * reschedule), costs {@code O(log Q)} in the index. When every timer has its own TTL ({@code Q =
- * n}) each schedule creates a queue and each expiry empties one, and the lawn becomes a binary heap
- * of one-timer queues behind a hash map: still correct and {@code O(log n)}, but doing the work of
- * {@code heap} plus a hash insertion and removal per timer, and {@code scheduleWithin} searches up
- * to {@code Q} queues. Pick {@code heap} or a wheel for that load.
+ * <p>What it costs when the assumption does not hold: with {@code Q} queues, creating or emptying
+ * one, and removing a queue's head (by cancel or reschedule), costs {@code O(log Q)} in the index.
+ * Beyond {@value #TTL_QUEUES} distinct TTLs, a timer whose TTL has no queue joins one of the
+ * queues that such timers share, found by a binary search among them ({@link SharedQueues}); with
+ * one TTL per timer, random deadlines, {@code n} timers need about {@code 2 sqrt(n)} shared
+ * queues. So the lawn degrades to a sorted set of queues, {@code O(log Q)} per schedule and per
+ * expiry, at about the memory of the paper's case, rather than to a queue per timer. Its worst
+ * case is timers armed in order of decreasing expiry, each of which starts a shared queue: then
+ * the lawn is a binary heap of one-timer queues, still {@code O(log n)} but at four to five times
+ * the memory of {@code heap}. Pick {@code heap} or a wheel for those loads.
  *
  * <h2>Design</h2>
  * <ul>
@@ -90,6 +93,17 @@ import java.util.function.Consumer;
  *       slot it left, which already refers to it, so expiring and re-arming it stores no reference
  *       at all ({@link TimerRing}, "turning in place"). The paper's queue is abstract; this ring,
  *       and what it keeps of a timer that left it, are this implementation's.
+ *   <li>Where the paper gives every TTL a queue, this implementation stops at {@value
+ *       #TTL_QUEUES}: a timer of any other TTL joins a queue shared with timers of other TTLs,
+ *       the one whose latest timer expires the latest at or before it, so that every queue
+ *       still holds its timers in order of expiry (patience sorting, {@link SharedQueues}). The
+ *       paper's assumption is few TTLs; without this a load that breaks it pays a queue object,
+ *       a ring and entries in the map and the index per timer, about 160 bytes, where shared
+ *       queues keep it near the 40 bytes of the paper's case. The TTLs that have queues keep
+ *       the paper's path unchanged; a queue whose TTL is new is made only while the map has
+ *       room. Timers of one TTL armed in one tick, which expire together, may then be in
+ *       different queues; the index hands out queues whose heads expire together by a rank that
+ *       keeps them in the order they were armed ({@link TtlQueue#rank}).
  * </ul>
  *
  * <h2>Example</h2>
@@ -102,7 +116,8 @@ import java.util.function.Consumer;
  *
  * <h2>Order</h2>
  * Timers that fire in the same {@code advance} are handed out in order of expiry (their deadline
- * rounded up to the resolution), those of one TTL in the order they were armed. Timers armed with
+ * rounded up to the resolution), those of one TTL in the order they were armed, whether they are
+ * in the TTL's queue or in shared queues. Timers armed with
  * a deadline already due (TTL 0) are handed out in the order they were armed among themselves, and
  * among the others as if they all expired at the deadline of the first of them still waiting. The
  * order between timers of different TTLs with the same expiry is unspecified.
@@ -110,7 +125,7 @@ import java.util.function.Consumer;
  * <h2>Costs</h2>
  * With {@code n} pending timers in {@code Q} TTL queues, and every bound on the rings amortized
  * (compaction, and passing stale slots at a queue's ends): {@code schedule} {@code O(1)} expected,
- * or {@code O(log Q)} when it creates a queue; {@code cancel} {@code O(1)}, or {@code O(log Q)} when
+ * or {@code O(log Q)} when it creates a queue or joins a shared one; {@code cancel} {@code O(1)}, or {@code O(log Q)} when
  * it removes a queue's head or empties a queue; {@code reschedule} the two together; {@code
  * advance} {@code O(1)} when nothing is due, otherwise {@code O(e + s log Q)} for {@code e} fired
  * timers taken from the queues in {@code s <= e} runs (a run is a stretch of one queue that expires
@@ -119,8 +134,10 @@ import java.util.function.Consumer;
  * look for a queue to join, for a range {@code w} ticks wide, then as {@code schedule}; {@code
  * clear}, {@code drain} and {@code forEach} {@code O(n + Q)} plus the stale slots in the rings.
  * Nothing is allocated but the handle by {@code schedule} and {@code scheduleWithin}, and nothing
- * at all by the other operations, except when a table or a ring grows to a size it never had (or a
- * queue is created while no spare is left).
+ * at all by the other operations, except when a table or a ring grows to a size it never had, a
+ * ring that lost most of its timers moves to a smaller array, or a queue is created while no spare
+ * is left. Shared queues under random cancel+schedule keep doing the last two (new queues whose
+ * rings grow): about 1.7 bytes per cancel+schedule pair at a million timers with random deadlines.
  *
  * <h2>Memory</h2>
  * A 32-byte handle per timer (with compressed references), plus its queue's ring: at most seven
@@ -130,11 +147,14 @@ import java.util.function.Consumer;
  * after four million schedule+cancel operations, 36 once trimmed); a ring whose head has passed
  * most of its timers gives the memory back, and an emptied queue kept as a spare keeps at most
  * {@value TimerRing#RETAINED_CAPACITY} slots. With one TTL per timer,
- * the case the lawn is not for, every timer has a queue of its own, about 160 bytes per timer in
- * all (measured with random deadlines over four million resolutions, where a million timers have
- * 890,000 TTLs): the queue object (80 bytes), its ring of two slots, and its entries in the map
- * and the index. That is linear in the timers, as the paper says, but three to four times what a
- * wheel or {@code heap} takes. A
+ * the case the lawn is not for, the timers share about {@code 2 sqrt(n)} queues: 38 bytes per
+ * timer in all, measured with random deadlines over four million resolutions, where a million
+ * timers have 890,000 TTLs (a queue per TTL took 162); 59 after four million cancel+schedule
+ * operations with the clock moving, where cancelled timers wait in stale slots for their queue's
+ * compaction and the shared queues have grown from 2,000 to 4,400, since a queue's latest expiry
+ * never comes down. Timers armed in order of decreasing
+ * expiry, each in a shared queue of its own, take about 170 bytes each: the queue object, its
+ * ring of two slots and its entries in the index. A
  * cancelled timer stays referenced by its stale slot until its queue's head passes it or the ring
  * is compacted (at the latest when the queue has had three sevenths of its ring's capacity of new
  * timers), and the last timer to leave the head of a full ring until the next one joins, so a
@@ -145,6 +165,11 @@ import java.util.function.Consumer;
 final class LawnTimerQueue<T> implements TimerQueue<T> {
   /** How many emptied queue objects are kept for reuse. */
   static final int SPARE_QUEUES = 64;
+  /**
+   * How many TTL queues (the map's) the lawn keeps before timers of a TTL that has none join
+   * {@linkplain SharedQueues shared queues} instead.
+   */
+  static final int TTL_QUEUES = 64;
 
   private final long resolution;
   /** The start time, from which expiries are measured. */
@@ -165,7 +190,9 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
 
   /** The non-empty TTL queues, by TTL. Package-private, like the fields below, for the tests. */
   final LongObjectMap<TtlQueue<T>> queuesByTtl = new LongObjectMap<>();
-  /** The same queues, by the expiry of their heads. */
+  /** The queues that timers of TTLs without a queue of their own share, once the map is full. */
+  final SharedQueues<T> shared = new SharedQueues<>(this);
+  /** The non-empty queues of the map, the shared ones and the saturated one, by their heads. */
   final HeadIndex<T> index = new HeadIndex<>();
   /**
    * Timers armed with a deadline already due by a handler of the running advance, which must not
@@ -252,7 +279,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     TtlQueue<T> existing = queueWithTtlBetween(lowest, highest);
     long ttl = existing != null ? existing.ttl : roundestBetween(lowest, highest);
     LawnTimer<T> timer = new LawnTimer<>(armedDue, payload);
-    timer.deadline = deadlineOf(ttl, latest);
+    timer.setDeadline(deadlineOf(ttl, latest));
     enqueue(timer, ttl);
     size++;
     return timer;
@@ -307,9 +334,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
    */
   @Override
   public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
-    Objects.requireNonNull(onExpired, "onExpired");
-    TimerQueueChecks.checkLimit(limit);
-    TimerQueueChecks.checkNotInHandler(advancing, "advance");
+    TimerQueueChecks.checkAdvance(onExpired, limit, advancing);
     long step = now - this.now;
     if (step > 0) {
       this.now = now;
@@ -380,10 +405,13 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     for (int position = index.size() - 1; position >= 0; position--) {
       TtlQueue<T> queue = index.get(position);
       queue.removeAll();
-      unmap(queue);
-      keepSpare(queue);
+      if (queue.ttl != TtlQueue.SHARED) {
+        unmap(queue);
+        keepSpare(queue);
+      }
     }
     index.clear();
+    shared.clear();
     armedDue.removeAll();
     size = 0;
   }
@@ -449,9 +477,12 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
    */
   long expiryOf(long deadline, long ttl) {
     long fromStart = deadline - startTime;
-    if (ttl > 0) {
-      // At least 1: the deadline was ahead of the clock when the timer was armed.
-      return ticksRoundedUp(fromStart) * resolution;
+    if (ttl > 0 || ttl == TtlQueue.SHARED) {
+      // At least 1: the deadline was ahead of the clock when the timer was armed. With a power of
+      // two, rounding up is setting the bits below the resolution and adding one: no shift and
+      // no multiplication on the path of every head an advance takes.
+      return resolutionShift >= 0
+          ? ((fromStart - 1) | (resolution - 1)) + 1 : ticksRoundedUp(fromStart) * resolution;
     }
     if (ttl == 0) {
       // A deadline before the start time wraps around to beyond the clock.
@@ -462,9 +493,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
 
   private LawnTimer<T> own(TimerHandle<T> timer) {
     Objects.requireNonNull(timer, "timer");
-    if (timer instanceof LawnTimer && ((LawnTimer<?>) timer).ring.owner == this) {
-      @SuppressWarnings("unchecked")
-      LawnTimer<T> owned = (LawnTimer<T>) timer;
+    if (timer instanceof LawnTimer<T> owned && owned.ring.owner == this) {
       return owned;
     }
     throw TimerQueueChecks.foreignHandle(timer);
@@ -476,7 +505,7 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
    * {@link #enqueue}.
    */
   private void arm(LawnTimer<T> timer, long deadline) {
-    timer.deadline = deadline;
+    timer.setDeadline(deadline);
     long distance = deadline - now;
     if (distance > 0) {
       long ttl = ttlAhead(distance);
@@ -561,18 +590,41 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     if (queue != null) {
       // Joining the tail of a non-empty queue leaves its head, and so the index, as it is.
       queue.append(timer);
-    } else {
+    } else if (ttl == 0 || queuesByTtl.size() < TTL_QUEUES) {
       queuesByTtl.put(ttl, newQueue(ttl, timer));
+    } else {
+      joinShared(timer, tickStart + TtlQueue.spanOf(ttl, resolution));
     }
   }
 
   /** Starts a queue of {@code ttl} with {@code timer} and puts it in the index. */
   private TtlQueue<T> newQueue(long ttl, LawnTimer<T> timer) {
-    TtlQueue<T> queue = spareCount > 0 ? takeSpare() : new TtlQueue<>(this);
+    TtlQueue<T> queue = spareOrNew();
     queue.assign(ttl, resolution);
     queue.append(timer);
     index.add(queue);
     return queue;
+  }
+
+  /**
+   * Appends a timer that expires at {@code expiry} (and does not saturate) to the shared queue it
+   * belongs in, starting one if none fits; a queue it fills again goes back in the index.
+   */
+  private void joinShared(LawnTimer<T> timer, long expiry) {
+    TtlQueue<T> queue = shared.queueFor(expiry);
+    if (queue == null) {
+      queue = spareOrNew();
+      shared.start(queue, expiry);
+    }
+    boolean refills = queue.isEmpty();
+    queue.append(timer);
+    if (refills) {
+      index.add(queue);
+    }
+  }
+
+  private TtlQueue<T> spareOrNew() {
+    return spareCount > 0 ? takeSpare() : new TtlQueue<>(this);
   }
 
   /**
@@ -605,14 +657,21 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     } while (!armedDue.isEmpty());
   }
 
-  /** Takes an emptied queue out of the map and the index; keeps it for reuse if room is left. */
+  /**
+   * Takes an emptied queue out of the index, and out of the map, keeping it for reuse if room is
+   * left; an emptied shared queue stays among the shared ones.
+   */
   private void retire(TtlQueue<T> queue) {
     if (queue == lastQueue) {
       lastQueue = null;
     }
     index.remove(queue);
-    unmap(queue);
-    keepSpare(queue);
+    if (queue.ttl == TtlQueue.SHARED) {
+      shared.emptied(queue);
+    } else {
+      unmap(queue);
+      keepSpare(queue);
+    }
   }
 
   /** Takes a queue that is emptied out of the map, or out of {@link #saturated}. */
@@ -624,7 +683,8 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     }
   }
 
-  private void keepSpare(TtlQueue<T> queue) {
+  /** Keeps an emptied queue, in no map and no index, for reuse if room is left. */
+  void keepSpare(TtlQueue<T> queue) {
     if (spareCount < spares.length) {
       queue.release();
       spares[spareCount++] = queue;

@@ -15,7 +15,10 @@ import java.util.function.Consumer;
  * removing a timer only marks the timer itself as out of the ring, and its slot is recognized as
  * stale by the timer's ring and ticket no longer naming it. Stale slots at either end are passed
  * (and emptied) at once, so the slots at {@code head} and {@code tail - 1} always hold timers of
- * the ring unless it is empty; those in the middle stay until the ring runs out of slots.
+ * the ring unless it is empty; those in the middle stay until the ring runs out of slots, or
+ * until a removal leaves fewer timers than a quarter of the tickets in use (then the ring is
+ * compacted as below, and moves to an array of the goal's size if that halves it): a queue whose
+ * timers are cancelled and that nothing joins, or its head, does not keep its slots for good.
  *
  * <p>When it does, the ring's <em>goal</em> is seven slots for every four timers it holds. If the
  * goal fits in its slots (at least three sevenths of them are stale), it is compacted in place,
@@ -176,6 +179,8 @@ class TimerRing<T> {
     }
     if (ticket == tail - 1) {
       passStaleTail();
+    } else if (size < (tail - head) >>> 2 && tail - head > SWEEP_SLOTS) {
+      dropStale();
     }
     return false;
   }
@@ -311,10 +316,18 @@ class TimerRing<T> {
     startTurn();
   }
 
-  /** Takes the first timer out and returns it. The ring must not be empty. */
+  /**
+   * Takes the first timer out and returns it, as {@link #remove} would without comparing tickets.
+   * The ring must not be empty.
+   */
   final LawnTimer<T> removeFirst() {
-    LawnTimer<T> first = first();
-    remove(first);
+    LawnTimer<T> first = slots[headSlot];
+    first.ticket = LawnTimer.NOT_PENDING;
+    if (--size == 0) {
+      clearSlots();
+    } else {
+      passStaleHead();
+    }
     return first;
   }
 
@@ -430,6 +443,24 @@ class TimerRing<T> {
     // The tickets from the head on are new: what was swept is to be swept again.
     sweptTo = head;
     shrinkIfSparse();
+  }
+
+  /**
+   * Drops the stale slots of a ring that holds fewer than a quarter of the tickets in use, as a
+   * queue whose timers are cancelled from the middle and that nothing joins (a shared queue, say)
+   * would otherwise keep them, and the slots, for good. In place, or, when the ring would use
+   * under half its slots afterwards, in an array of the {@linkplain #goal goal}'s size. Paid for
+   * by the three removals or more per ticket passed since the last time.
+   */
+  private void dropStale() {
+    if (tail - head != slots.length) {
+      // The tail's slot may still refer to the last head of a full ring: it is about to fall
+      // outside the slots that may.
+      slots[slotOf(tail)] = null;
+    }
+    int goal = goal(size);
+    compactInto(goal < slots.length >>> 1 ? newSlots(Math.max(INITIAL_CAPACITY, goal)) : slots);
+    startTurn();
   }
 
   /**

@@ -21,7 +21,11 @@ import java.util.Map;
  *       map, is keyed at the end of the clock's range;
  *   <li>the index is a heap, each entry knows its position, and each key is its queue's head
  *       expiry;
- *   <li>the map and the index hold the same queues, one per TTL;
+ *   <li>the map and the index hold the same queues, one per TTL, besides the saturated queue and
+ *       the shared queues that are not empty;
+ *   <li>the shared queues are ordered by their latest expiry, latest first, and by rank, lowest
+ *       first; each holds timers sorted by expiry, none later than its latest, and is in the index
+ *       exactly while it is not empty;
  *   <li>each pending timer is in exactly one ring of its queue, which its {@code ring} field names;
  *   <li>{@code size()} is the number of timers in the queues; no timer armed due by a handler is
  *       still set apart once the advance is over;
@@ -50,9 +54,14 @@ final class LawnInvariants {
 
     long start = queue.now() - elapsed;
     int saturated = queue.saturated == null ? 0 : 1;
-    if (queue.queuesByTtl.size() + saturated != index.size()) {
-      throw broken("the map holds " + queue.queuesByTtl.size() + " queues and " + saturated
-          + " saturated, the index " + index.size());
+    Map<TtlQueue<T>, Long> shared = checkShared(queue.shared);
+    int sharedHolding = 0;
+    for (TtlQueue<T> sharedQueue : shared.keySet()) {
+      sharedHolding += sharedQueue.isEmpty() ? 0 : 1;
+    }
+    if (queue.queuesByTtl.size() + saturated + sharedHolding != index.size()) {
+      throw broken("the map holds " + queue.queuesByTtl.size() + " queues, " + saturated
+          + " saturated and " + sharedHolding + " shared, the index " + index.size());
     }
     for (int position = 0; position < index.size(); position++) {
       TtlQueue<T> ttlQueue = index.get(position);
@@ -68,12 +77,19 @@ final class LawnInvariants {
           throw broken(ttlQueue + " is saturated but not the lawn's saturated queue "
               + queue.saturated + ", or has a span");
         }
+      } else if (ttlQueue.ttl == TtlQueue.SHARED) {
+        if (!shared.containsKey(ttlQueue)) {
+          throw broken(ttlQueue + " is indexed but not among the shared queues");
+        }
       } else {
         if (ttlQueue.ttl < 0) {
           throw broken(ttlQueue + " has a negative TTL");
         }
         if (queue.queuesByTtl.get(ttlQueue.ttl) != ttlQueue) {
           throw broken(ttlQueue + " is not the map's queue for its TTL: " + queue.queuesByTtl);
+        }
+        if (ttlQueue.rank != Long.MAX_VALUE) {
+          throw broken(ttlQueue + " has the rank " + ttlQueue.rank + " of a shared queue");
         }
         if (ttlQueue.span != saturatedSpan(ttlQueue.ttl, resolution)) {
           throw broken(ttlQueue + " has the span " + Long.toUnsignedString(ttlQueue.span));
@@ -105,9 +121,17 @@ final class LawnInvariants {
             throw broken(ttlQueue + " is not sorted by expiry at " + timer);
           }
           if (Long.remainderUnsigned(expiry, resolution) != 0
-              || Long.compareUnsigned(expiry, timer.deadline - start) < 0) {
+              || Long.compareUnsigned(expiry, timer.deadline() - start) < 0) {
             throw broken(ttlQueue + " holds " + timer + " expiring at "
                 + Long.toUnsignedString(expiry) + ", off the resolution's grid or early");
+          }
+          if (ttlQueue.ttl == TtlQueue.SHARED) {
+            if (Long.compareUnsigned(expiry, shared.get(ttlQueue)) > 0) {
+              throw broken(ttlQueue + " holds " + timer + " expiring after its latest expiry "
+                  + Long.toUnsignedString(shared.get(ttlQueue)));
+            }
+            previousExpiry = expiry;
+            continue;
           }
           // The start of the tick it was armed in: not after the current tick. A saturated timer
           // put here would have a wrapped-around deadline, its expiry less than the span.
@@ -136,9 +160,9 @@ final class LawnInvariants {
       if (!ttlQueue.isEmpty() || !checkRing(ttlQueue).isEmpty()
           || ttlQueue.slots.length > TimerRing.RETAINED_CAPACITY
           || ttlQueue.position != TtlQueue.NOT_INDEXED
-          || queue.queuesByTtl.get(ttlQueue.ttl) == ttlQueue) {
+          || queue.queuesByTtl.get(ttlQueue.ttl) == ttlQueue || shared.containsKey(ttlQueue)) {
         throw broken("spare " + ttlQueue + " is not empty, keeps too many slots, or is still"
-            + " indexed or mapped");
+            + " indexed, mapped or shared");
       }
     }
 
@@ -155,6 +179,40 @@ final class LawnInvariants {
     if (delay != expected) {
       throw broken("nextExpiryDelay() is " + delay + " but the earliest head says " + expected);
     }
+  }
+
+  /**
+   * Checks the order of the shared queues (latest expiries strictly descending, ranks strictly
+   * ascending) and that the empty ones are not indexed; returns each with its latest expiry.
+   */
+  private static <T> Map<TtlQueue<T>, Long> checkShared(SharedQueues<T> shared) {
+    Map<TtlQueue<T>, Long> latest = new IdentityHashMap<>();
+    for (int position = 0; position < shared.count(); position++) {
+      TtlQueue<T> queue = shared.get(position);
+      if (queue.ttl != TtlQueue.SHARED) {
+        throw broken(queue + " is among the shared queues at " + position);
+      }
+      if (position > 0) {
+        TtlQueue<T> ahead = shared.get(position - 1);
+        if (Long.compareUnsigned(shared.latestAt(position - 1), shared.latestAt(position)) <= 0
+            || ahead.rank >= queue.rank) {
+          throw broken("shared queue " + position + " (latest "
+              + Long.toUnsignedString(shared.latestAt(position)) + ", rank " + queue.rank
+              + ") is out of order after latest "
+              + Long.toUnsignedString(shared.latestAt(position - 1)) + ", rank " + ahead.rank);
+        }
+      }
+      if (queue.isEmpty() != (queue.position == TtlQueue.NOT_INDEXED)) {
+        throw broken("shared " + queue + " is indexed at " + queue.position);
+      }
+      if (queue.isEmpty() && !checkRing(queue).isEmpty()) {
+        throw broken("empty shared " + queue + " still holds timers");
+      }
+      if (latest.put(queue, shared.latestAt(position)) != null) {
+        throw broken(queue + " is twice among the shared queues");
+      }
+    }
+    return latest;
   }
 
   /**

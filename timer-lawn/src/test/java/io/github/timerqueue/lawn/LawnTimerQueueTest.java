@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import io.github.timerqueue.TimerConfig;
 import io.github.timerqueue.TimerHandle;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -36,7 +39,7 @@ class LawnTimerQueueTest {
   /** The payloads of a TTL queue, head to tail. */
   static List<String> contents(TtlQueue<?> queue) {
     List<String> payloads = new ArrayList<>();
-    queue.forEach(timer -> payloads.add((String) timer.payload));
+    queue.forEach(timer -> payloads.add((String) timer.payload()));
     return payloads;
   }
 
@@ -294,10 +297,11 @@ class LawnTimerQueueTest {
     @Test
     void atMostAFixedNumberOfEmptiedQueuesIsKept() {
       LawnTimerQueue<String> lawn = lawn(0, 1);
-      for (int ttl = 1; ttl <= 3 * LawnTimerQueue.SPARE_QUEUES; ttl++) {
+      // Latest first, so that each TTL beyond the map's gets a shared queue of its own.
+      for (int ttl = 3 * LawnTimerQueue.SPARE_QUEUES; ttl >= 1; ttl--) {
         lawn.schedule(ttl, "t" + ttl);
       }
-      assertThat(ttls(lawn)).hasSize(3 * LawnTimerQueue.SPARE_QUEUES);
+      assertThat(lawn.index.size()).isEqualTo(3 * LawnTimerQueue.SPARE_QUEUES);
 
       lawn.clear();
       LawnInvariants.check(lawn);
@@ -577,6 +581,133 @@ class LawnTimerQueueTest {
       assertThat(advance(lawn, 20)).containsExactly("clamped");
       assertThat(advance(lawn, 39)).isEmpty();
       assertThat(advance(lawn, 40)).containsExactly("in range");
+    }
+  }
+
+  @Nested
+  class SharedQueuesOfRareTtls {
+
+    /** A lawn whose map is full: one timer in each of its TTL queues, far ahead. */
+    LawnTimerQueue<String> lawnWithAFullMap(long resolution) {
+      LawnTimerQueue<String> lawn = lawn(0, resolution);
+      for (int ttl = 0; ttl < LawnTimerQueue.TTL_QUEUES; ttl++) {
+        lawn.schedule((1_000_000 + ttl) * resolution, "filler " + ttl);
+      }
+      assertThat(lawn.queuesByTtl.size()).isEqualTo(LawnTimerQueue.TTL_QUEUES);
+      return lawn;
+    }
+
+    @Test
+    void aNewTtlJoinsTheSharedQueueWhoseLatestExpiryIsTheLatestAtOrBeforeItsOwn() {
+      LawnTimerQueue<String> lawn = lawnWithAFullMap(1);
+      TimerHandle<String> first = lawn.schedule(50, "50");
+      TimerHandle<String> earlier = lawn.schedule(30, "30");
+      lawn.schedule(60, "60");
+      lawn.schedule(40, "40");
+      lawn.schedule(55, "55");
+      LawnInvariants.check(lawn);
+
+      assertThat(queueOf(first).ttl).isEqualTo(TtlQueue.SHARED);
+      assertThat(lawn.queuesByTtl.size()).isEqualTo(LawnTimerQueue.TTL_QUEUES);
+      assertThat(lawn.shared.count()).isEqualTo(2);
+      assertThat(contents(queueOf(first))).containsExactly("50", "60");
+      assertThat(contents(queueOf(earlier))).containsExactly("30", "40", "55");
+      assertThat(advance(lawn, 100)).containsExactly("30", "40", "50", "55", "60");
+    }
+
+    @Test
+    void timersOfOneTtlArmedInOneTickFireInArmingOrderFromDifferentSharedQueues() {
+      LawnTimerQueue<String> lawn = lawnWithAFullMap(1);
+      TimerHandle<String> a = lawn.schedule(50, "A");
+      lawn.schedule(60, "later");
+      // The queue of A now ends at 60: B starts a new shared queue, ranked after A's.
+      TimerHandle<String> b = lawn.schedule(50, "B");
+      LawnInvariants.check(lawn);
+
+      assertThat(queueOf(a)).isNotSameAs(queueOf(b));
+      assertThat(queueOf(a).rank).isLessThan(queueOf(b).rank);
+      assertThat(advance(lawn, 50)).containsExactly("A", "B");
+    }
+
+    @Test
+    void aTtlThatGetsItsOwnQueueLaterInTheTickFiresAfterItsTimersInSharedQueues() {
+      LawnTimerQueue<String> lawn = lawnWithAFullMap(10);
+      TimerHandle<String> a = lawn.schedule(500, "A");
+      lawn.cancel(lawn.queuesByTtl.get(1_000_000).first());
+      TimerHandle<String> b = lawn.schedule(500, "B");
+      LawnInvariants.check(lawn);
+
+      assertThat(queueOf(a).ttl).isEqualTo(TtlQueue.SHARED);
+      assertThat(queueOf(b).ttl).isEqualTo(50);
+      assertThat(queueOf(a).rank).isLessThan(queueOf(b).rank);
+      assertThat(advance(lawn, 500)).containsExactly("A", "B");
+    }
+
+    @Test
+    void emptiedSharedQueuesStayUntilHalfOfThemAreEmptyThenBecomeSpares() {
+      LawnTimerQueue<String> lawn = lawnWithAFullMap(1);
+      for (int expiry = 200; expiry >= 110; expiry -= 10) {
+        lawn.schedule(expiry, Integer.toString(expiry));
+      }
+      assertThat(lawn.shared.count()).as("each earlier than every latest").isEqualTo(10);
+      int spares = lawn.spareCount;
+
+      assertThat(advance(lawn, 150)).containsExactly("110", "120", "130", "140", "150");
+      assertThat(lawn.shared.count()).as("five of ten empty: kept").isEqualTo(10);
+      TimerHandle<String> refill = lawn.schedule(155, "155");
+      LawnInvariants.check(lawn);
+      assertThat(lawn.shared.count()).isEqualTo(10);
+      assertThat(lawn.shared.latestAt(5)).as("the emptied queue of 150 takes it").isEqualTo(155);
+      assertThat(queueOf(refill)).isSameAs(lawn.shared.get(5));
+
+      assertThat(advance(lawn, 155)).containsExactly("155");
+      assertThat(lawn.shared.count()).as("five of ten empty again: kept").isEqualTo(10);
+      assertThat(advance(lawn, 160)).containsExactly("160");
+      assertThat(lawn.shared.count()).as("six of ten empty: dropped").isEqualTo(4);
+      assertThat(lawn.spareCount).isEqualTo(spares + 6);
+      assertThat(advance(lawn, 200)).containsExactly("170", "180", "190", "200");
+      assertThat(lawn.shared.count()).isZero();
+    }
+
+    @Test
+    void randomArmingInSharedQueuesKeepsEachTtlOfATickInArmingOrder() {
+      SplittableRandom random = new SplittableRandom(19);
+      LawnTimerQueue<String> lawn = lawnWithAFullMap(4);
+      Map<TimerHandle<String>, long[]> armed = new IdentityHashMap<>();
+      List<TimerHandle<String>> handles = new ArrayList<>();
+      long armings = 0;
+      for (int round = 0; round < 400; round++) {
+        for (int i = 0; i < 40; i++) {
+          long deadline = lawn.now() + 4 * random.nextLong(1, 60);
+          TimerHandle<String> timer;
+          if (!handles.isEmpty() && random.nextInt(4) == 0) {
+            timer = handles.get(random.nextInt(handles.size()));
+            lawn.reschedule(timer, deadline);
+          } else {
+            timer = lawn.schedule(deadline, "t");
+            handles.add(timer);
+          }
+          armed.put(timer, new long[] {lawn.now(), armings++});
+          if (random.nextInt(5) == 0) {
+            lawn.cancel(handles.get(random.nextInt(handles.size())));
+          }
+        }
+        LawnInvariants.check(lawn);
+        List<TimerHandle<String>> fired = new ArrayList<>();
+        lawn.advance(lawn.now() + 4, fired::add);
+        for (int later = 1; later < fired.size(); later++) {
+          for (int earlier = 0; earlier < later; earlier++) {
+            TimerHandle<String> one = fired.get(earlier);
+            TimerHandle<String> other = fired.get(later);
+            if (one.deadline() == other.deadline()
+                && armed.get(one)[0] == armed.get(other)[0]) {
+              assertThat(armed.get(one)[1]).as("armed in one tick, fired in arming order")
+                  .isLessThan(armed.get(other)[1]);
+            }
+          }
+        }
+      }
+      assertThat(lawn.shared.count()).as("the shared queues were used").isPositive();
     }
   }
 

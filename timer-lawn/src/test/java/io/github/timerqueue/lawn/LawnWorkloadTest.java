@@ -56,7 +56,10 @@ class LawnWorkloadTest {
       }
     }
     LawnInvariants.check(lawn);
-    assertThat(lawn.index.size()).as("distinct TTLs").isGreaterThan(4_000);
+    // Over 4,000 distinct TTLs, in random order: the map's TTL queues, and shared queues for the
+    // rest, about two per square root of their timers (patience sorting), not one per TTL.
+    assertThat(lawn.queuesByTtl.size()).isEqualTo(LawnTimerQueue.TTL_QUEUES);
+    assertThat(lawn.shared.count()).as("shared queues").isBetween(2, 300);
 
     List<TimerHandle<Integer>> all = new ArrayList<>(live.keySet());
     int steps = 0;
@@ -94,6 +97,7 @@ class LawnWorkloadTest {
     assertThat(live).isEmpty();
     assertThat(lawn.index.size()).isZero();
     assertThat(lawn.queuesByTtl.size()).isZero();
+    assertThat(lawn.shared.count()).isZero();
   }
 
   /** One seeded run of random operations, checking the structure after each. */

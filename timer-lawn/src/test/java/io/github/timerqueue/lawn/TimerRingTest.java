@@ -23,7 +23,7 @@ class TimerRingTest {
   private static List<String> contents(TimerRing<String> ring) {
     List<String> payloads = new ArrayList<>();
     for (LawnTimer<String> timer : LawnInvariants.checkRing(ring)) {
-      payloads.add(timer.payload);
+      payloads.add(timer.payload());
     }
     return payloads;
   }
@@ -41,6 +41,32 @@ class TimerRingTest {
   /** How many slots refer to a timer, stale ones included. */
   private static long referencedSlots(TimerRing<String> ring) {
     return Arrays.stream(ring.slots).filter(Objects::nonNull).count();
+  }
+
+  @Test
+  void cancellingMostTimersFromTheMiddleDropsTheirSlotsWithoutAnAppend() {
+    TimerRing<String> ring = new TimerRing<>(owner, true);
+    List<LawnTimer<String>> timers = appendNew(ring, 4_000);
+    int grown = ring.slots.length;
+    List<String> kept = new ArrayList<>();
+    for (int i = 0; i < timers.size(); i++) {
+      if (i == 0 || i == timers.size() - 1 || i % 10 == 0) {
+        kept.add(timers.get(i).payload());
+      } else {
+        ring.remove(timers.get(i));
+      }
+    }
+
+    assertThat(contents(ring)).containsExactlyElementsOf(kept);
+    assertThat(ring.slots.length).as("moved to a smaller array").isLessThan(grown / 2);
+    assertThat(ring.tail - ring.head).as("tickets in use")
+        .isLessThanOrEqualTo(4 * kept.size() + TimerRing.SWEEP_SLOTS);
+    assertThat(referencedSlots(ring)).as("cancelled timers no longer referenced")
+        .isLessThanOrEqualTo(4L * kept.size() + TimerRing.SWEEP_SLOTS);
+    LawnTimer<String> late = timer("late");
+    ring.append(late);
+    kept.add("late");
+    assertThat(contents(ring)).containsExactlyElementsOf(kept);
   }
 
   @Test
@@ -79,7 +105,7 @@ class TimerRingTest {
 
     ring.remove(a);
     assertThat(ring.slots).doesNotContain(a, b);
-    assertThat(ring.first().payload).isEqualTo("c");
+    assertThat(ring.first().payload()).isEqualTo("c");
   }
 
   @Test
@@ -99,7 +125,7 @@ class TimerRingTest {
     }
     assertThat(ring.slots).as("turned in place").isSameAs(slots).containsExactly(before);
     assertThat(contents(ring)).containsExactlyElementsOf(
-        timers.stream().map(timer -> timer.payload).toList());
+        timers.stream().map(timer -> timer.payload()).toList());
 
     // A head that does not come back is overwritten by the next timer that joins.
     LawnTimer<String> gone = ring.removeFirst();
@@ -173,7 +199,7 @@ class TimerRingTest {
     ring.removeFirst();
     assertThat(ring.slots).as("swept once the head reached it").doesNotContain(beyondSweep);
     assertThat(contents(ring)).hasSize(2 * TimerRing.SWEEP_SLOTS - 2)
-        .doesNotContain(beyondSweep.payload);
+        .doesNotContain(beyondSweep.payload());
   }
 
   @Test
@@ -274,7 +300,7 @@ class TimerRingTest {
     assertThat(ring.slots.length).isLessThanOrEqualTo(TimerRing.RETAINED_CAPACITY);
     assertThat(contents(ring)).hasSize(100)
         .containsExactlyElementsOf(timers.subList(timers.size() - 100, timers.size()).stream()
-            .map(timer -> timer.payload).toList());
+            .map(timer -> timer.payload()).toList());
   }
 
   @Test
