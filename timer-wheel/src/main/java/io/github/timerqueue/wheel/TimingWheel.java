@@ -397,9 +397,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    */
   @Override
   public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
-    Objects.requireNonNull(onExpired, "onExpired");
-    TimerQueueChecks.checkLimit(limit);
-    TimerQueueChecks.checkNotInHandler(advancing, "advance");
+    TimerQueueChecks.checkAdvance(onExpired, limit, advancing);
     long step = now - this.now;
     if (step > 0) {
       this.now = now;
@@ -634,16 +632,14 @@ public final class TimingWheel<T> implements TimerQueue<T> {
 
   private WheelTimer<T> own(TimerHandle<T> timer) {
     Objects.requireNonNull(timer, "timer");
-    if (timer instanceof WheelTimer && ((WheelTimer<?>) timer).bucket.owner == this) {
-      @SuppressWarnings("unchecked")
-      WheelTimer<T> owned = (WheelTimer<T>) timer;
+    if (timer instanceof WheelTimer<T> owned && owned.bucket.owner == this) {
       return owned;
     }
     throw TimerQueueChecks.foreignHandle(timer);
   }
 
   private void arm(WheelTimer<T> timer, long deadline) {
-    timer.deadline = deadline;
+    timer.setDeadline(deadline);
     long distance = deadline - now;
     size++;
     if (distance <= 0) {
@@ -672,8 +668,8 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       }
       long block = (passKey + level.passOffset) >>> level.shift;
       // The deadline is the start of the interval passKey, whose key is passKey - 1 (keyOf).
-      timer.deadline =
-          passKey - 1 == highestKey ? latest : now + (passKey * resolution - elapsed);
+      timer.setDeadline(
+          passKey - 1 == highestKey ? latest : now + (passKey * resolution - elapsed));
       size++;
       level.coarseBucket((int) block & level.slotMask).append(timer);
       noteArmed(timer, passKey - 1);
@@ -955,7 +951,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    * interval before), so this gives the key it was filed under.
    */
   long keyOf(WheelTimer<T> timer) {
-    long distance = timer.deadline - now;
+    long distance = timer.deadline() - now;
     long dueElapsed = elapsed + distance;
     if (distance > 0 && Long.compareUnsigned(dueElapsed, elapsed) < 0) {
       dueElapsed = END;
