@@ -52,9 +52,11 @@ import java.util.function.Consumer;
  *   <li>Memory: a handle of 32 bytes per timer (with compressed references), and a slot of four
  *       bytes in its bucket's chain of 16-slot chunks, all in one array that grows by half when
  *       it runs out and is reused as buckets fill and empty (at most four filled slots per timer
- *       in a bucket, usually one); per level, two tables of 2<sup>b<sub>i</sub></sup> bucket
- *       references, allocated when the level gets its first timer of each kind, and a small
- *       bucket object per slot that holds timers.
+ *       in a bucket, usually one); per level and kind of slot (by key, coarse), allocated with
+ *       its first timer, a bitmap of 2<sup>b<sub>i</sub></sup> bits and a table of bucket
+ *       references that covers the slots from the level's start to the farthest one used so far
+ *       (at most 2<sup>b<sub>i</sub></sup>), and a small bucket object per slot that holds
+ *       timers.
  * </ul>
  *
  * <h2>Order</h2>
