@@ -145,30 +145,36 @@ final class Level<T> {
 
   /** The bucket by key of a slot of the range, taken from the spares if it has none. */
   Bucket<T> keyedBucket(int slot) {
-    Bucket<T>[] table = byKey;
-    if (table == null || windowOffset(slot) >= table.length) {
-      if (keyedBits == null) {
-        keyedBits = newBits();
-      }
-      table = byKey = widened(table, slot);
-    }
-    int at = slot & (table.length - 1);
-    Bucket<T> bucket = table[at];
-    return bucket != null ? bucket : (table[at] = owner.takeBucket(this, slot, false));
+    return bucketFor(slot, false);
   }
 
   /** The coarse bucket of a slot of the range, taken from the spares if it has none. */
   Bucket<T> coarseBucket(int slot) {
-    Bucket<T>[] table = coarseByKey;
+    return bucketFor(slot, true);
+  }
+
+  private Bucket<T> bucketFor(int slot, boolean coarseKind) {
+    Bucket<T>[] table = coarseKind ? coarseByKey : byKey;
     if (table == null || windowOffset(slot) >= table.length) {
-      if (coarseBits == null) {
-        coarseBits = newBits();
-      }
-      table = coarseByKey = widened(table, slot);
+      table = widen(slot, coarseKind);
     }
     int at = slot & (table.length - 1);
     Bucket<T> bucket = table[at];
-    return bucket != null ? bucket : (table[at] = owner.takeBucket(this, slot, true));
+    return bucket != null ? bucket : (table[at] = owner.takeBucket(this, slot, coarseKind));
+  }
+
+  /** Widens the table of a kind to reach {@code slot}, making its bitmap if it has none. */
+  private Bucket<T>[] widen(int slot, boolean coarseKind) {
+    if (coarseKind) {
+      if (coarseBits == null) {
+        coarseBits = newBits();
+      }
+      return coarseByKey = widened(coarseByKey, slot);
+    }
+    if (keyedBits == null) {
+      keyedBits = newBits();
+    }
+    return byKey = widened(byKey, slot);
   }
 
   /** The bucket of a kind at a slot whose bit is set. */

@@ -204,6 +204,15 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   final Bucket<T> overflow;
   /** Puts a timer that left its bucket where its key now belongs. */
   private final Consumer<WheelTimer<T>> refile = this::refile;
+  /**
+   * The bucket that the last timer refiled into the levels or the overflow bucket joined, and its
+   * key, or {@code null} at the start of each bucket passed: timers of one key are next to each
+   * other in a bucket (always so with a single TTL), and the ones after the first join the same
+   * bucket without looking for it. Nothing leaves a bucket while a passed one is emptied, so the
+   * bucket is still the one of that key.
+   */
+  private Bucket<T> refiledTo;
+  private long refiledKey;
   /** Appends a timer to the firing bucket. */
   private final Consumer<WheelTimer<T>> appendToFiring = timer -> firing.append(timer);
 
@@ -703,24 +712,28 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    * lowest level whose part of the keys holds it (below the next level's start), or to the overflow
    * bucket.
    */
-  private void insert(WheelTimer<T> timer, long key) {
+  private Bucket<T> insert(WheelTimer<T> timer, long key) {
     int top = levels.length - 1;
+    Bucket<T> bucket;
     for (int index = 0; index < top; index++) {
       if (Long.compareUnsigned(key, levels[index + 1].minKey) < 0) {
         Level<T> level = levels[index];
-        level.keyedBucket(level.slotOf(key)).append(timer);
-        return;
+        bucket = level.keyedBucket(level.slotOf(key));
+        bucket.append(timer);
+        return bucket;
       }
     }
     Level<T> level = levels[top];
     if (Long.compareUnsigned(key, level.maxKey) <= 0) {
-      level.keyedBucket(level.slotOf(key)).append(timer);
-      return;
+      bucket = level.keyedBucket(level.slotOf(key));
+      bucket.append(timer);
+      return bucket;
     }
     overflow.append(timer);
     if (Long.compareUnsigned(key, overflowKeyLowerBound) < 0) {
       overflowKeyLowerBound = key;
     }
+    return overflow;
   }
 
   /**
@@ -732,8 +745,11 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     long key = keyOf(timer);
     if (Long.compareUnsigned(key, minAllowedKey) < 0) {
       due.append(timer);
+    } else if (key == refiledKey && refiledTo != null) {
+      refiledTo.append(timer);
     } else {
-      insert(timer, key);
+      refiledTo = insert(timer, key);
+      refiledKey = key;
     }
   }
 
@@ -806,6 +822,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       due = bucket;
       giveBucket(empty);
     } else {
+      refiledTo = null;
       bucket.takeAll(refile);
     }
   }
@@ -817,6 +834,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   private void reexamineOverflow() {
     overflowScans++;
     overflowKeyLowerBound = END;
+    refiledTo = null;
     overflow.takeAll(refile);
   }
 
