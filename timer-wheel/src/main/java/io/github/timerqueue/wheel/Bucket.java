@@ -88,7 +88,7 @@ final class Bucket<T> {
     for (int slot = chunk << Slab.CHUNK_SHIFT, end = slot + Slab.CHUNK; slot < end; slot++) {
       WheelTimer<T> timer = slots[slot];
       if (timer != null) {
-        combined ^= timer.deadline;
+        combined ^= timer.deadline();
       }
     }
     return combined;

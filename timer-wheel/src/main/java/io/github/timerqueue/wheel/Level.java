@@ -9,10 +9,16 @@ package io.github.timerqueue.wheel;
  * where {@code shift} is the sum of the bits of the levels below; the level's range, {@code
  * [minKey, maxKey]}, starts at a multiple of {@code 2^shift} and spans {@code 2^(shift + bits)}
  * keys (saturated at 2^64 - 1), so the key {@code k} of the range is in slot {@code (k >>> shift)
- * & (2^bits - 1)}. A level with bits {@code b} costs two arrays of {@code 2^b} bucket references,
- * allocated when its first timer of each kind arrives; a slot has a bucket only while it holds
- * timers, taken from the wheel's spare buckets when it gets its first and given back when it
- * empties.
+ * & (2^bits - 1)}. A slot has a bucket only while it holds timers, taken from the wheel's spare
+ * buckets when it gets its first and given back when it empties.
+ *
+ * <p>The tables of buckets and the bitmaps grow with use, so that a wheel with few timers does not
+ * pay for levels and slots it does not use: a kind's bitmap is allocated with its first timer, and
+ * its table covers only the slots from the one holding {@link #minKey} up to the farthest one used
+ * so far, a window of a power of two slots that doubles when a timer lands beyond it. Slot {@code
+ * s} is at {@code s & (window - 1)} in the table: as the range moves, the slots it passes are
+ * emptied, so the occupied slots always lie within the window ahead of its start, where no two
+ * share a position. A level spread evenly over its range ends with the whole table, as before.
  */
 final class Level<T> {
   /**
@@ -46,14 +52,20 @@ final class Level<T> {
   int keyed;
   /** Timers in its coarse buckets. */
   int coarse;
-  /** Bucket by key of each slot; {@code null} until the level's first timer by key. */
+  /**
+   * Bucket by key of each slot of the window, slot {@code s} at {@code s & (length - 1)}; {@code
+   * null} until the level's first timer by key.
+   */
   Bucket<T>[] byKey;
-  /** Coarse bucket of each slot; {@code null} until the level's first coarse timer. */
+  /** Coarse bucket of each slot of the window, as {@link #byKey}. */
   Bucket<T>[] coarseByKey;
-  /** One bit per slot, set if and only if its bucket by key holds a timer. */
-  final long[] keyedBits;
-  /** One bit per slot, set if and only if its coarse bucket holds a timer. */
-  final long[] coarseBits;
+  /**
+   * One bit per slot, set if and only if its bucket by key holds a timer; {@code null} until the
+   * level's first timer by key.
+   */
+  long[] keyedBits;
+  /** One bit per slot, set if and only if its coarse bucket holds a timer; as {@link #keyedBits}. */
+  long[] coarseBits;
 
   /** Creates level {@code index} of a geometry, its range starting at {@code minKey}. */
   Level(TimingWheel<T> owner, LevelBits levelBits, int index, long minKey) {
@@ -68,9 +80,6 @@ final class Level<T> {
       offset += 1L << levelBits.shift(level);
     }
     this.passOffset = offset;
-    int words = Math.max(1, (1 << bits) >>> 6);
-    this.keyedBits = new long[words];
-    this.coarseBits = new long[words];
     moveTo(minKey);
   }
 
@@ -134,27 +143,56 @@ final class Level<T> {
     return keyed + coarse == 0;
   }
 
-  /** The bucket by key of a slot, taken from the spares if it has none. */
+  /** The bucket by key of a slot of the range, taken from the spares if it has none. */
   Bucket<T> keyedBucket(int slot) {
-    if (byKey == null) {
-      byKey = newTable();
-    }
-    Bucket<T> bucket = byKey[slot];
-    return bucket != null ? bucket : (byKey[slot] = owner.takeBucket(this, slot, false));
+    return bucketFor(slot, false);
   }
 
-  /** The coarse bucket of a slot, taken from the spares if it has none. */
+  /** The coarse bucket of a slot of the range, taken from the spares if it has none. */
   Bucket<T> coarseBucket(int slot) {
-    if (coarseByKey == null) {
-      coarseByKey = newTable();
+    return bucketFor(slot, true);
+  }
+
+  private Bucket<T> bucketFor(int slot, boolean coarseKind) {
+    Bucket<T>[] table = coarseKind ? coarseByKey : byKey;
+    if (table == null || windowOffset(slot) >= table.length) {
+      table = widen(slot, coarseKind);
     }
-    Bucket<T> bucket = coarseByKey[slot];
-    return bucket != null ? bucket : (coarseByKey[slot] = owner.takeBucket(this, slot, true));
+    int at = slot & (table.length - 1);
+    Bucket<T> bucket = table[at];
+    return bucket != null ? bucket : (table[at] = owner.takeBucket(this, slot, coarseKind));
+  }
+
+  /** Widens the table of a kind to reach {@code slot}, making its bitmap if it has none. */
+  private Bucket<T>[] widen(int slot, boolean coarseKind) {
+    if (coarseKind) {
+      if (coarseBits == null) {
+        coarseBits = newBits();
+      }
+      return coarseByKey = widened(coarseByKey, slot);
+    }
+    if (keyedBits == null) {
+      keyedBits = newBits();
+    }
+    return byKey = widened(byKey, slot);
   }
 
   /** The bucket of a kind at a slot whose bit is set. */
   Bucket<T> occupiedBucket(int slot, boolean coarseKind) {
-    return (coarseKind ? coarseByKey : byKey)[slot];
+    Bucket<T>[] table = coarseKind ? coarseByKey : byKey;
+    return table[slot & (table.length - 1)];
+  }
+
+  /** The bucket of a kind at a slot, or {@code null} if it has none; for tests. */
+  Bucket<T> bucketAt(int slot, boolean coarseKind) {
+    Bucket<T>[] table = coarseKind ? coarseByKey : byKey;
+    Bucket<T> bucket = table == null ? null : table[slot & (table.length - 1)];
+    return bucket != null && bucket.index == slot ? bucket : null;
+  }
+
+  /** How many slots a slot of the range lies after the one holding {@link #minKey}. */
+  int windowOffset(int slot) {
+    return (slot - slotOf(minKey)) & slotMask;
   }
 
   /** Called by a bucket of this level when a timer joined it. */
@@ -202,10 +240,10 @@ final class Level<T> {
     int slot = bucket.index;
     if (bucket.coarse) {
       coarseBits[slot >>> 6] &= ~(1L << slot);
-      coarseByKey[slot] = null;
+      coarseByKey[slot & (coarseByKey.length - 1)] = null;
     } else {
       keyedBits[slot >>> 6] &= ~(1L << slot);
-      byKey[slot] = null;
+      byKey[slot & (byKey.length - 1)] = null;
     }
   }
 
@@ -218,12 +256,11 @@ final class Level<T> {
     int visited = 0;
     for (int slot = nextOccupiedSlot(from, to); slot >= 0; slot = nextOccupiedSlot(slot + 1, to)) {
       visited++;
-      long bit = 1L << slot;
-      if ((keyedBits[slot >>> 6] & bit) != 0) {
-        owner.pass(byKey[slot]);
+      if (isSet(keyedBits, slot)) {
+        owner.pass(occupiedBucket(slot, false));
       }
-      if ((coarseBits[slot >>> 6] & bit) != 0) {
-        owner.pass(coarseByKey[slot]);
+      if (isSet(coarseBits, slot)) {
+        owner.pass(occupiedBucket(slot, true));
       }
     }
     return visited;
@@ -251,9 +288,18 @@ final class Level<T> {
   }
 
   private static <T> void clear(Bucket<T>[] table, long[] occupied) {
+    forEachOccupied(table, occupied, Bucket::clear);
+  }
+
+  /** Hands each bucket of a kind that holds a timer to {@code action}. */
+  private static <T> void forEachOccupied(
+      Bucket<T>[] table, long[] occupied, java.util.function.Consumer<Bucket<T>> action) {
+    if (occupied == null) {
+      return;
+    }
     for (int word = 0; word < occupied.length; word++) {
       for (long set = occupied[word]; set != 0; set &= set - 1) {
-        table[(word << 6) + Long.numberOfTrailingZeros(set)].clear();
+        action.accept(table[((word << 6) + Long.numberOfTrailingZeros(set)) & (table.length - 1)]);
       }
     }
   }
@@ -266,21 +312,15 @@ final class Level<T> {
 
   private static <T> void forEach(
       Bucket<T>[] table, long[] occupied, java.util.function.Consumer<? super WheelTimer<T>> action) {
-    for (int word = 0; word < occupied.length; word++) {
-      for (long set = occupied[word]; set != 0; set &= set - 1) {
-        table[(word << 6) + Long.numberOfTrailingZeros(set)].forEach(action);
-      }
-    }
+    forEachOccupied(table, occupied, bucket -> bucket.forEach(action));
   }
 
   /** A bucket of the level that holds a timer, or {@code null} if it has none. */
   Bucket<T> anyOccupiedBucket() {
-    int slot = nextSetSlot(keyedBits, 0, slotMask + 1);
-    if (slot >= 0) {
-      return byKey[slot];
+    if (keyed > 0) {
+      return occupiedBucket(nextSetSlot(keyedBits, 0, slotMask + 1), false);
     }
-    slot = nextSetSlot(coarseBits, 0, slotMask + 1);
-    return slot >= 0 ? coarseByKey[slot] : null;
+    return coarse > 0 ? occupiedBucket(nextSetSlot(coarseBits, 0, slotMask + 1), true) : null;
   }
 
   // ---------------------------------------------------------------- bitmaps
@@ -317,6 +357,9 @@ final class Level<T> {
 
   /** The first slot in {@code [from, to)} with a timer of either kind, or -1. */
   private int nextOccupiedSlot(int from, int to) {
+    if (coarseBits == null || keyedBits == null) {
+      return nextSetSlot(coarseBits == null ? keyedBits : coarseBits, from, to);
+    }
     if (from >= to) {
       return -1;
     }
@@ -333,12 +376,35 @@ final class Level<T> {
     return slot < to ? slot : -1;
   }
 
+  /** Whether a slot's bit is set in a bitmap that may not be allocated yet. */
+  private static boolean isSet(long[] occupied, int slot) {
+    return occupied != null && (occupied[slot >>> 6] & (1L << slot)) != 0;
+  }
+
   private long[] bitsOf(Bucket<T> bucket) {
     return bucket.coarse ? coarseBits : keyedBits;
   }
 
-  @SuppressWarnings("unchecked")
-  private Bucket<T>[] newTable() {
-    return (Bucket<T>[]) new Bucket<?>[slotMask + 1];
+  private long[] newBits() {
+    return new long[Math.max(1, (slotMask + 1) >>> 6)];
+  }
+
+  /**
+   * A table whose window reaches {@code slot}: at least twice as long as {@code table} (or new),
+   * holding its buckets at their positions in the longer window.
+   */
+  private Bucket<T>[] widened(Bucket<T>[] table, int slot) {
+    int length = Math.max(table == null ? 1 : 2 * table.length,
+        Integer.highestOneBit(windowOffset(slot)) << 1);
+    @SuppressWarnings("unchecked")
+    Bucket<T>[] wider = (Bucket<T>[]) new Bucket<?>[Math.min(length, slotMask + 1)];
+    if (table != null) {
+      for (Bucket<T> bucket : table) {
+        if (bucket != null) {
+          wider[bucket.index & (wider.length - 1)] = bucket;
+        }
+      }
+    }
+    return wider;
   }
 }

@@ -52,9 +52,11 @@ import java.util.function.Consumer;
  *   <li>Memory: a handle of 32 bytes per timer (with compressed references), and a slot of four
  *       bytes in its bucket's chain of 16-slot chunks, all in one array that grows by half when
  *       it runs out and is reused as buckets fill and empty (at most four filled slots per timer
- *       in a bucket, usually one); per level, two tables of 2<sup>b<sub>i</sub></sup> bucket
- *       references, allocated when the level gets its first timer of each kind, and a small
- *       bucket object per slot that holds timers.
+ *       in a bucket, usually one); per level and kind of slot (by key, coarse), allocated with
+ *       its first timer, a bitmap of 2<sup>b<sub>i</sub></sup> bits and a table of bucket
+ *       references that covers the slots from the level's start to the farthest one used so far
+ *       (at most 2<sup>b<sub>i</sub></sup>), and a small bucket object per slot that holds
+ *       timers.
  * </ul>
  *
  * <h2>Order</h2>
@@ -202,6 +204,15 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   final Bucket<T> overflow;
   /** Puts a timer that left its bucket where its key now belongs. */
   private final Consumer<WheelTimer<T>> refile = this::refile;
+  /**
+   * The bucket that the last timer refiled into the levels or the overflow bucket joined, and its
+   * key, or {@code null} at the start of each bucket passed: timers of one key are next to each
+   * other in a bucket (always so with a single TTL), and the ones after the first join the same
+   * bucket without looking for it. Nothing leaves a bucket while a passed one is emptied, so the
+   * bucket is still the one of that key.
+   */
+  private Bucket<T> refiledTo;
+  private long refiledKey;
   /** Appends a timer to the firing bucket. */
   private final Consumer<WheelTimer<T>> appendToFiring = timer -> firing.append(timer);
 
@@ -397,9 +408,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    */
   @Override
   public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
-    Objects.requireNonNull(onExpired, "onExpired");
-    TimerQueueChecks.checkLimit(limit);
-    TimerQueueChecks.checkNotInHandler(advancing, "advance");
+    TimerQueueChecks.checkAdvance(onExpired, limit, advancing);
     long step = now - this.now;
     if (step > 0) {
       this.now = now;
@@ -634,16 +643,14 @@ public final class TimingWheel<T> implements TimerQueue<T> {
 
   private WheelTimer<T> own(TimerHandle<T> timer) {
     Objects.requireNonNull(timer, "timer");
-    if (timer instanceof WheelTimer && ((WheelTimer<?>) timer).bucket.owner == this) {
-      @SuppressWarnings("unchecked")
-      WheelTimer<T> owned = (WheelTimer<T>) timer;
+    if (timer instanceof WheelTimer<T> owned && owned.bucket.owner == this) {
       return owned;
     }
     throw TimerQueueChecks.foreignHandle(timer);
   }
 
   private void arm(WheelTimer<T> timer, long deadline) {
-    timer.deadline = deadline;
+    timer.setDeadline(deadline);
     long distance = deadline - now;
     size++;
     if (distance <= 0) {
@@ -672,8 +679,8 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       }
       long block = (passKey + level.passOffset) >>> level.shift;
       // The deadline is the start of the interval passKey, whose key is passKey - 1 (keyOf).
-      timer.deadline =
-          passKey - 1 == highestKey ? latest : now + (passKey * resolution - elapsed);
+      timer.setDeadline(
+          passKey - 1 == highestKey ? latest : now + (passKey * resolution - elapsed));
       size++;
       level.coarseBucket((int) block & level.slotMask).append(timer);
       noteArmed(timer, passKey - 1);
@@ -705,24 +712,28 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    * lowest level whose part of the keys holds it (below the next level's start), or to the overflow
    * bucket.
    */
-  private void insert(WheelTimer<T> timer, long key) {
+  private Bucket<T> insert(WheelTimer<T> timer, long key) {
     int top = levels.length - 1;
+    Bucket<T> bucket;
     for (int index = 0; index < top; index++) {
       if (Long.compareUnsigned(key, levels[index + 1].minKey) < 0) {
         Level<T> level = levels[index];
-        level.keyedBucket(level.slotOf(key)).append(timer);
-        return;
+        bucket = level.keyedBucket(level.slotOf(key));
+        bucket.append(timer);
+        return bucket;
       }
     }
     Level<T> level = levels[top];
     if (Long.compareUnsigned(key, level.maxKey) <= 0) {
-      level.keyedBucket(level.slotOf(key)).append(timer);
-      return;
+      bucket = level.keyedBucket(level.slotOf(key));
+      bucket.append(timer);
+      return bucket;
     }
     overflow.append(timer);
     if (Long.compareUnsigned(key, overflowKeyLowerBound) < 0) {
       overflowKeyLowerBound = key;
     }
+    return overflow;
   }
 
   /**
@@ -734,8 +745,11 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     long key = keyOf(timer);
     if (Long.compareUnsigned(key, minAllowedKey) < 0) {
       due.append(timer);
+    } else if (key == refiledKey && refiledTo != null) {
+      refiledTo.append(timer);
     } else {
-      insert(timer, key);
+      refiledTo = insert(timer, key);
+      refiledKey = key;
     }
   }
 
@@ -808,6 +822,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       due = bucket;
       giveBucket(empty);
     } else {
+      refiledTo = null;
       bucket.takeAll(refile);
     }
   }
@@ -819,6 +834,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   private void reexamineOverflow() {
     overflowScans++;
     overflowKeyLowerBound = END;
+    refiledTo = null;
     overflow.takeAll(refile);
   }
 
@@ -955,7 +971,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    * interval before), so this gives the key it was filed under.
    */
   long keyOf(WheelTimer<T> timer) {
-    long distance = timer.deadline - now;
+    long distance = timer.deadline() - now;
     long dueElapsed = elapsed + distance;
     if (distance > 0 && Long.compareUnsigned(dueElapsed, elapsed) < 0) {
       dueElapsed = END;

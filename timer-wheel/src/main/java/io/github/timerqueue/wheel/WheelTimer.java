@@ -1,6 +1,6 @@
 package io.github.timerqueue.wheel;
 
-import io.github.timerqueue.TimerHandle;
+import io.github.timerqueue.internal.AbstractTimerHandle;
 
 /**
  * A timer of a {@link TimingWheel}: its handle, and its position in the wheel, a {@linkplain
@@ -14,40 +14,22 @@ import io.github.timerqueue.TimerHandle;
  * Bucket#owner owner of the bucket}, which is why {@link #bucket} is never {@code null}: a timer
  * that is not pending keeps the bucket it was last in (a new one, the wheel's due bucket).
  */
-final class WheelTimer<T> implements TimerHandle<T> {
+final class WheelTimer<T> extends AbstractTimerHandle<T> {
   /** The {@link #slot} of a timer that is not pending. */
   static final int NOT_PENDING = -1;
 
-  final T payload;
-  long deadline;
   /** The bucket it is in while pending; afterwards the one it was last in. Never {@code null}. */
   Bucket<T> bucket;
   /** Its slot in {@link #bucket}, or {@link #NOT_PENDING}: pending if and only if not negative. */
   int slot = NOT_PENDING;
 
   WheelTimer(Bucket<T> bucket, T payload) {
+    super(payload);
     this.bucket = bucket;
-    this.payload = payload;
-  }
-
-  @Override
-  public T payload() {
-    return payload;
-  }
-
-  @Override
-  public long deadline() {
-    return deadline;
   }
 
   @Override
   public boolean isPending() {
     return slot >= 0;
-  }
-
-  @Override
-  public String toString() {
-    return "WheelTimer{deadline=" + deadline + ", pending=" + isPending() + ", payload=" + payload
-        + "}";
   }
 }

@@ -77,10 +77,13 @@ final class TimingWheelInvariants {
                 + coarse);
         check(index > 0 || coarse == 0, "level 0 has a coarse timer");
         int slots = level.slotMask + 1;
-        for (int bit = slots; bit < level.keyedBits.length * 64; bit++) {
-          check(!bit(level.keyedBits, bit) && !bit(level.coarseBits, bit),
-              "padding bit " + bit + " of level " + index);
+        for (long[] occupied : new long[][] {level.keyedBits, level.coarseBits}) {
+          for (int bit = slots; occupied != null && bit < occupied.length * 64; bit++) {
+            check(!bit(occupied, bit), "padding bit " + bit + " of level " + index);
+          }
         }
+        checkWindow(level, level.byKey, level.keyedBits, "");
+        checkWindow(level, level.coarseByKey, level.coarseBits, "coarse ");
         total += keyed + coarse;
       }
       check(total == wheel.size(), "size() is " + wheel.size() + ", buckets hold " + total);
@@ -88,8 +91,8 @@ final class TimingWheelInvariants {
       for (Bucket<T> bucket = wheel.spareBuckets; bucket != null; bucket = bucket.nextSpare) {
         check(checkBucket(bucket, "spare bucket " + spare) == 0, "a spare bucket holds timers");
         if (bucket.level != null) {
-          Bucket<T>[] table = bucket.coarse ? bucket.level.coarseByKey : bucket.level.byKey;
-          check(table[bucket.index] != bucket, "spare bucket " + spare + " is in a slot");
+          check(bucket.level.bucketAt(bucket.index, bucket.coarse) != bucket,
+              "spare bucket " + spare + " is in a slot");
         }
         check(spare++ <= WheelProbe.slots(wheel), "more spare buckets than slots");
       }
@@ -174,10 +177,9 @@ final class TimingWheelInvariants {
 
     /** Checks the bucket of one kind at one slot of a level; returns its size. */
     private int checkSlot(Level<T> level, int slot, boolean coarse) {
-      Bucket<T>[] table = coarse ? level.coarseByKey : level.byKey;
       long[] occupied = coarse ? level.coarseBits : level.keyedBits;
       String name = (coarse ? "coarse slot " : "slot ") + slot + " of level " + level.index;
-      Bucket<T> bucket = table == null ? null : table[slot];
+      Bucket<T> bucket = level.bucketAt(slot, coarse);
       if (bucket == null) {
         check(!bit(occupied, slot), name + " has no bucket but its bit is set");
         return 0;
@@ -265,7 +267,31 @@ final class TimingWheelInvariants {
     }
 
     private static boolean bit(long[] occupied, int slot) {
-      return (occupied[slot >>> 6] & (1L << slot)) != 0;
+      return occupied != null && (occupied[slot >>> 6] & (1L << slot)) != 0;
+    }
+
+    /**
+     * Checks a level's table of one kind: a power of two long, at most one entry per slot, a
+     * bitmap with it, and every bucket in it at its slot's position and within the window ahead
+     * of the slot holding the level's start, so that no two occupied slots share a position.
+     */
+    private void checkWindow(Level<T> level, Bucket<T>[] table, long[] occupied, String kind) {
+      String name = kind + "table of level " + level.index;
+      if (table == null) {
+        check(occupied == null, name + " is missing but its bitmap is there");
+        return;
+      }
+      check(occupied != null, name + " has no bitmap");
+      check(Integer.bitCount(table.length) == 1 && table.length <= level.slotMask + 1,
+          name + " has length " + table.length);
+      for (int at = 0; at < table.length; at++) {
+        Bucket<T> bucket = table[at];
+        if (bucket != null) {
+          check((bucket.index & (table.length - 1)) == at, name + " holds " + bucket + " at " + at);
+          check(level.windowOffset(bucket.index) < table.length,
+              name + " holds " + bucket + " beyond its window of " + table.length + " slots");
+        }
+      }
     }
 
     private static void check(boolean condition, String message) {

@@ -77,7 +77,7 @@ class WheelStorageTest {
     int occupiedBuckets = 0;
     for (Level<Integer> level : wheel.levels) {
       for (int slot = 0; slot <= level.slotMask; slot++) {
-        occupiedBuckets += (level.byKey != null && level.byKey[slot] != null) ? 1 : 0;
+        occupiedBuckets += level.bucketAt(slot, false) != null ? 1 : 0;
       }
     }
     int bound = 2 * 2_000 / Slab.CHUNK + 2 * occupiedBuckets;
@@ -227,5 +227,35 @@ class WheelStorageTest {
     wheel.advance(6, timer -> fired.add(timer.payload()));
     assertThat(fired).containsExactly(0, 1, 2, 4);
     TimingWheelInvariants.check(wheel);
+  }
+
+  @Test
+  void aLevelsTableAndBitmapsGrowWithTheSlotsItUses() {
+    TimingWheel<Integer> wheel = wheel("4,6,6", 0, 1);
+    Level<Integer> level1 = wheel.levels[1];
+    wheel.schedule(16 * 3, 0);
+    assertThat(wheel.levels[0].byKey).as("level 0 without timers").isNull();
+    assertThat(wheel.levels[2].keyedBits).as("level 2 without timers").isNull();
+    assertThat(level1.coarseBits).as("level 1 without coarse timers").isNull();
+    assertThat(level1.byKey).as("a window from slot 1 to slot 2").hasSize(2);
+
+    wheel.schedule(16 * 40, 1);
+    assertThat(level1.byKey).as("slot 39 lies 38 slots into the window").hasSize(64);
+    TimingWheelInvariants.check(wheel);
+
+    // The top level, which holds keys up to the end of its range, starts at slot 48 of 64, so
+    // slot 2 is 18 slots into a window that wraps round.
+    TimingWheel<Integer> wrapped = wheel("4,6", 0, 1);
+    wrapped.advance(16 * 47 + 1, timer -> {});
+    wrapped.schedule(16 * 50, 0);
+    assertThat(wrapped.levels[1].byKey).hasSize(2);
+    wrapped.schedule(16 * (64 + 2) + 1, 1);
+    assertThat(wrapped.levels[1].byKey).hasSize(32);
+    wrapped.schedule(16 * 60, 2);
+    TimingWheelInvariants.check(wrapped);
+    List<Integer> fired = new ArrayList<>();
+    wrapped.advance(16 * 100, timer -> fired.add(timer.payload()));
+    assertThat(fired).containsExactlyInAnyOrder(0, 1, 2);
+    TimingWheelInvariants.check(wrapped);
   }
 }
