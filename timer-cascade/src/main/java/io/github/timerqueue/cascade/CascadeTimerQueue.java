@@ -291,7 +291,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     }
     CascadeTimer<T> timer = new CascadeTimer<>(payload, notPending);
     // The deadline's key is chosenKey, whose tick (Ticks.tickOf) is the tick chosen.
-    timer.deadline = now + (chosenKey - elapsed);
+    timer.setDeadline(now + (chosenKey - elapsed));
     file(timer, tick);
     size++;
     return timer;
@@ -339,9 +339,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
 
   @Override
   public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
-    Objects.requireNonNull(onExpired, "onExpired");
-    TimerQueueChecks.checkLimit(limit);
-    TimerQueueChecks.checkNotInHandler(advancing, "advance");
+    TimerQueueChecks.checkAdvance(onExpired, limit, advancing);
     long step = now - this.now;
     if (step > 0) {
       this.now = now;
@@ -487,15 +485,15 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
    */
   private CascadeTimer<T> own(TimerHandle<T> timer) {
     Objects.requireNonNull(timer, "timer");
-    if (timer instanceof CascadeTimer<?> candidate) {
-      long position = candidate.position;
-      if (position < 0 ? position == notPending : holds(position, candidate)) {
-        @SuppressWarnings("unchecked")
-        CascadeTimer<T> owned = (CascadeTimer<T>) candidate;
-        return owned;
-      }
+    if (timer instanceof CascadeTimer<T> owned && owns(owned.position, owned)) {
+      return owned;
     }
     throw TimerQueueChecks.foreignHandle(timer);
+  }
+
+  /** Whether a handle of this queue has {@code position}: its slot holds it, or its number. */
+  private boolean owns(long position, CascadeTimer<?> timer) {
+    return position < 0 ? position == notPending : holds(position, timer);
   }
 
   private boolean holds(long position, CascadeTimer<?> timer) {
@@ -547,7 +545,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
 
   /** The tick a timer in the wheel or the far bucket is filed at, from its deadline. */
   long tickOf(CascadeTimer<?> timer) {
-    return ticks.tickOf(timer.deadline - startTime, overflowBound);
+    return ticks.tickOf(timer.deadline() - startTime, overflowBound);
   }
 
   /** The position a handle of this queue holds when it is not pending. */
@@ -573,7 +571,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
 
   /** Arms a timer that is in no bucket: into the due bucket if its deadline is due, else filed. */
   private void arm(CascadeTimer<T> timer, long deadline) {
-    timer.deadline = deadline;
+    timer.setDeadline(deadline);
     long distance = deadline - now;
     if (distance <= 0) {
       due.add(timer);
