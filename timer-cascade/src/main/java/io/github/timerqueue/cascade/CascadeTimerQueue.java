@@ -71,10 +71,11 @@ import java.util.function.Consumer;
  * <h2>Memory</h2>
  * A pending timer takes its 32-byte handle (payload, deadline and its position: bucket and slot)
  * and one 4-byte slot in its bucket's array, whose capacity is a power of two; about 36 to 40 bytes
- * in all, with compressed references, for a queue filled ahead of its clock. A bucket never keeps
- * the slot of a cancelled timer: cancel moves the bucket's last timer into it. The arrays that
- * buckets empty or outgrow are kept for the buckets that fill next while all arrays together hold
- * at most three slots per timer (plus a few thousand), so a wheel turning at a steady load
+ * in all, with compressed references, for a queue filled ahead of its clock. Cancel leaves a hole
+ * in its bucket, and a bucket holds at most three holes per timer (plus a few dozen) before it is
+ * compacted, or an eighth of its array when that is full. The arrays that buckets empty or
+ * outgrow are kept for the buckets that fill next while all arrays together hold at most three
+ * slots per timer (plus a few thousand), so a wheel turning at a steady load
  * allocates nothing, and costs about 38 to 44 bytes per timer as its buckets fill and empty; each
  * level costs 2<sup>bits</sup> small bucket objects once created.
  *
@@ -132,9 +133,10 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
    *   `buckets` maps a number to its bucket in one array load. A handle that is not pending holds
    *   this queue's number instead, so that a foreign handle is refused in either state: a pending
    *   one because the slot it names here does not hold it, another because the number differs.
-   * - Cancel: the handle (position), its slot, and, because level and far buckets are unordered,
-   *   the bucket's last slot and the timer moved from it into the freed slot (one store to its
-   *   position, which the CPU does not wait for). No hole is left, so nothing accumulates.
+   * - Cancel: the handle (position) and its slot, which it empties: two cache lines, as many as
+   *   clearing an entry of a flat array. Moving the bucket's last timer into the slot instead
+   *   would write that timer's position, a third line, and measured a quarter slower per
+   *   schedule+cancel at a million timers. Holes are bounded (see Bucket); sweeps skip them.
    * - Schedule: the handle and the last slot of its bucket, which recent appends keep in cache.
    * - A cascade or firing reads a bucket's slots in order, contiguous memory the prefetcher
    *   streams, and touches each timer once to read its deadline and write its position; the
@@ -685,6 +687,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     CascadeTimer<?>[] slots = bucket.slots;
     int end = bucket.end;
     bucket.end = 0;
+    bucket.live = 0;
     long[] sweptTicks = this.sweptTicks;
     // A level-1 sweep files nearly all its timers in level 0, straight from their digit; file()
     // is not needed to keep the earliest tick either, since moving the base has dropped it.
@@ -695,10 +698,16 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
       // Reading every deadline of the chunk first lets the timers' cache misses overlap; the
       // second pass finds them in cache.
       for (int slot = first; slot < last; slot++) {
-        sweptTicks[slot - first] = tickOf(slots[slot]);
+        CascadeTimer<?> timer = slots[slot];
+        if (timer != null) {
+          sweptTicks[slot - first] = tickOf(timer);
+        }
       }
       for (int slot = first; slot < last; slot++) {
         CascadeTimer<?> timer = slots[slot];
+        if (timer == null) {
+          continue;
+        }
         slots[slot] = null;
         long tick = sweptTicks[slot - first];
         if (tick == base) {
@@ -728,8 +737,10 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     DueBucket due = this.due;
     for (int slot = 0; slot < end; slot++) {
       CascadeTimer<?> timer = slots[slot];
-      slots[slot] = null;
-      due.add(timer);
+      if (timer != null) {
+        slots[slot] = null;
+        due.add(timer);
+      }
     }
     bucket.emptied(SlotPool.SMALL_CAPACITY);
   }
@@ -743,7 +754,8 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     CascadeTimer<?>[] slots = far.slots;
     int end = far.end;
     for (int slot = 0; slot < end; slot++) {
-      long distance = tickOf(slots[slot]) - base;
+      CascadeTimer<?> timer = slots[slot];
+      long distance = timer == null ? 0 : tickOf(timer) - base;
       if (distance != 0) {
         needed = Math.max(needed,
             levelOfHighestBit[63 - Long.numberOfLeadingZeros(distance)] + 1);
@@ -762,8 +774,10 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     farWitness = null;
     for (int slot = 0; slot < end; slot++) {
       CascadeTimer<?> timer = slots[slot];
-      slots[slot] = null;
-      refile(timer);
+      if (timer != null) {
+        slots[slot] = null;
+        refile(timer);
+      }
     }
     far.emptied(0);
   }
@@ -837,11 +851,15 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
         wheelLevel.markEmpty(digit);
         continue;
       }
-      CascadeTimer<?> earliest = bucket.slots[0];
+      // The last slot holds a timer: a bucket drops its trailing holes.
+      CascadeTimer<?> earliest = bucket.slots[bucket.end - 1];
       long earliestTick = tickOf(earliest);
       if (level > 0) {
-        for (int slot = 1; slot < bucket.end; slot++) {
+        for (int slot = 0; slot < bucket.end - 1; slot++) {
           CascadeTimer<?> timer = bucket.slots[slot];
+          if (timer == null) {
+            continue;
+          }
           long tick = tickOf(timer);
           if (Long.compareUnsigned(tick, earliestTick) < 0) {
             earliest = timer;
@@ -860,6 +878,9 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     farWitness = null;
     for (int slot = 0; slot < far.end; slot++) {
       CascadeTimer<?> timer = far.slots[slot];
+      if (timer == null) {
+        continue;
+      }
       long tick = tickOf(timer);
       if (farLowWater == NO_TICK || Long.compareUnsigned(tick, farLowWater) < 0) {
         farLowWater = tick;
@@ -893,8 +914,11 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     CascadeTimer<?>[] slots = bucket.slots;
     int end = bucket.end;
     for (int slot = 0; slot < end; slot++) {
-      slots[slot].position = notPending;
-      slots[slot] = null;
+      CascadeTimer<?> timer = slots[slot];
+      if (timer != null) {
+        timer.position = notPending;
+        slots[slot] = null;
+      }
     }
     bucket.emptied(0);
   }
@@ -907,7 +931,10 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
 
   private void visit(Bucket bucket, Consumer<? super TimerHandle<T>> action) {
     for (int slot = 0; slot < bucket.end; slot++) {
-      action.accept(timerOf(bucket.slots[slot]));
+      CascadeTimer<?> timer = bucket.slots[slot];
+      if (timer != null) {
+        action.accept(timerOf(timer));
+      }
     }
   }
 

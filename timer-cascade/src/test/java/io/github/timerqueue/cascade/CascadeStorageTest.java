@@ -23,8 +23,12 @@ class CascadeStorageTest {
     return (CascadeTimer<Integer>) handle;
   }
 
+  /**
+   * Cancelling empties the timer's slot and moves no other timer; the end of the bucket moves back
+   * over holes to the last timer when that one is cancelled.
+   */
   @Test
-  void cancellingMovesTheLastTimerOfTheBucketIntoTheFreedSlot() {
+  void cancellingLeavesAHoleAndMovesNoOtherTimer() {
     CascadeTimerQueue<Integer> queue = new CascadeTimerQueue<>(TimerConfig.defaults(), 8);
     queue.schedule(1 << 20, -1);
     queue.advance(1, timer -> {});
@@ -37,16 +41,72 @@ class CascadeStorageTest {
 
     queue.cancel(timers.get(1));
 
-    assertThat(bucket.end).isEqualTo(4);
-    assertThat(bucket.slots[1]).isSameAs(timers.get(4));
-    assertThat(timer(timers.get(4)).position).isEqualTo(CascadeTimer.position(bucket.number, 1));
+    assertThat(bucket.end).isEqualTo(5);
+    assertThat(bucket.live).isEqualTo(4);
+    assertThat(bucket.slots[1]).isNull();
+    for (int i : new int[] {0, 2, 3, 4}) {
+      assertThat(bucket.slots[i]).isSameAs(timers.get(i));
+      assertThat(timer(timers.get(i)).position).isEqualTo(CascadeTimer.position(bucket.number, i));
+    }
     CascadeInvariants.checkNotPending(queue, timer(timers.get(1)));
+    CascadeInvariants.check(queue);
+
+    queue.cancel(timers.get(4));
+    assertThat(bucket.end).isEqualTo(4);
+    queue.cancel(timers.get(2));
+    queue.cancel(timers.get(3));
+    assertThat(bucket.end).as("back over the holes to the timer in slot 0").isEqualTo(1);
+    assertThat(bucket.live).isEqualTo(1);
+    CascadeInvariants.check(queue);
+
+    TimerHandle<Integer> added = queue.schedule(310, 10);
+    assertThat(timer(added).position).isEqualTo(CascadeTimer.position(bucket.number, 1));
     CascadeInvariants.check(queue);
   }
 
   /**
-   * However timers are cancelled, a level or far bucket holds no hole, and its array is at most
-   * four times larger than its timers once it is above the size that is never shrunk.
+   * An add that finds the array full compacts the bucket instead of growing it when holes fill an
+   * eighth of it or more, moving only timers from beyond the slots the timers will fill, so a
+   * bucket whose timers come and go keeps its array.
+   */
+  @Test
+  void aFullBucketHalfHolesCompactsInsteadOfGrowing() {
+    CascadeTimerQueue<Integer> queue = new CascadeTimerQueue<>(TimerConfig.defaults(), 8);
+    queue.schedule(1 << 20, -1);
+    queue.advance(1, timer -> {});
+    List<TimerHandle<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < 64; i++) {
+      timers.add(queue.schedule(300 + i % 7, i));
+    }
+    Bucket bucket = queue.levels[1].buckets[1];
+    CascadeTimer<?>[] array = bucket.slots;
+    assertThat(array).hasSize(64);
+    for (int i = 0; i < 64; i += 2) {
+      queue.cancel(timers.get(i));
+    }
+    assertThat(bucket.end).isEqualTo(64);
+
+    TimerHandle<Integer> added = queue.schedule(301, 64);
+
+    assertThat(bucket.slots).isSameAs(array);
+    assertThat(bucket.end).isEqualTo(33);
+    assertThat(bucket.live).isEqualTo(33);
+    assertThat(timer(added).position).isEqualTo(CascadeTimer.position(bucket.number, 32));
+    for (int i = 1; i < 32; i += 2) {
+      assertThat(timer(timers.get(i)).position).as("timer %d stays", i)
+          .isEqualTo(CascadeTimer.position(bucket.number, i));
+    }
+    for (int i = 33; i < 64; i += 2) {
+      assertThat(timer(timers.get(i)).position).as("timer %d fills the hole of timer %d", i, 63 - i)
+          .isEqualTo(CascadeTimer.position(bucket.number, 63 - i));
+    }
+    CascadeInvariants.check(queue);
+  }
+
+  /**
+   * However timers are cancelled, a level or far bucket holds at most three holes per timer plus
+   * {@link Bucket#SLACK}, and its array is at most four times larger than the slots up to its end
+   * once it is above the size that is never shrunk.
    */
   @Test
   void cancelledSlotsNeverAccumulateAndArraysShrinkWithTheirTimers() {
@@ -63,13 +123,17 @@ class CascadeStorageTest {
     while (timers.size() > 10) {
       TimerHandle<Integer> victim = timers.remove(random.nextInt(timers.size()));
       assertThat(queue.cancel(victim)).isTrue();
-      assertThat(bucket.slots.length).as("capacity for %d timers", bucket.end)
+      assertThat(bucket.live).isEqualTo(timers.size());
+      assertThat(bucket.end - bucket.live).as("holes for %d timers", bucket.live)
+          .isLessThanOrEqualTo(3 * bucket.live + Bucket.SLACK);
+      assertThat(bucket.slots.length).as("capacity for %d slots", bucket.end)
           .isLessThanOrEqualTo(Math.max(SlotPool.KEPT_CAPACITY, 4 * (bucket.end + 1)));
       if (timers.size() % 9_999 == 0) {
         CascadeInvariants.check(queue);
       }
     }
-    assertThat(bucket.end).isEqualTo(10);
+    assertThat(bucket.live).isEqualTo(10);
+    assertThat(bucket.end).isLessThanOrEqualTo(4 * 10 + Bucket.SLACK);
     assertThat(queue.pool.heldSlots()).isLessThanOrEqualTo(
         SlotPool.OWNED_SLOTS_PER_TIMER * (long) queue.size() + SlotPool.SPARE_SLOTS);
     assertThat(queue.pool.ownedSlots()).isEqualTo(slotsInBuckets(queue) + queue.pool.heldSlots());
