@@ -47,17 +47,48 @@ final class Bucket {
   /** Puts a timer in the slot after the last, and records its position. */
   void add(CascadeTimer<?> timer) {
     if (end == slots.length) {
-      if (live < end && live <= end - (end >>> 3)) {
-        compact();
-      } else {
-        slots = pool.grown(slots, number != CascadeTimerQueue.FAR_BUCKET);
-      }
+      makeRoom(1);
     }
     int slot = end;
     slots[slot] = timer;
     end = slot + 1;
     live++;
     timer.position = CascadeTimer.position(number, slot);
+  }
+
+  /**
+   * Puts the timers of {@code source[from]} to {@code source[from + count - 1]} after the last, in
+   * one copy, and records their positions; leaves {@code source} as it is. The source may be this
+   * bucket's own array, from a slot at or after the end: a sweep re-filing timers into the bucket
+   * it empties.
+   */
+  void addRun(CascadeTimer<?>[] source, int from, int count) {
+    if (slots.length - end < count) {
+      makeRoom(count);
+    }
+    int first = end;
+    // One copy pays the collector's write barrier once for the run, where a store per timer pays
+    // it per timer.
+    System.arraycopy(source, from, slots, first, count);
+    CascadeTimer<?>[] slots = this.slots;
+    for (int slot = first; slot < first + count; slot++) {
+      slots[slot].position = CascadeTimer.position(number, slot);
+    }
+    end = first + count;
+    live += count;
+  }
+
+  /**
+   * Makes room after the end for {@code count} timers: compacts the bucket if holes fill an
+   * eighth of its array or more, and doubles the array (or more) if that leaves too little room.
+   */
+  private void makeRoom(int count) {
+    if (live < end && live <= end - (end >>> 3)) {
+      compact();
+    }
+    if (slots.length - end < count) {
+      slots = pool.grown(slots, end + count, number != CascadeTimerQueue.FAR_BUCKET);
+    }
   }
 
   /** Whether {@code slot} holds {@code timer}. */

@@ -140,7 +140,11 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
    * - Schedule: the handle and the last slot of its bucket, which recent appends keep in cache.
    * - A cascade or firing reads a bucket's slots in order, contiguous memory the prefetcher
    *   streams, and touches each timer once to read its deadline and write its position; the
-   *   timers' loads are independent, so the CPU overlaps their misses.
+   *   timers' loads are independent, so the CPU overlaps their misses. Timers bound for the same
+   *   bucket in consecutive slots move with one System.arraycopy: on HotSpot's G1 each reference
+   *   stored into an old array pays a write barrier with a full memory fence, which a copy pays
+   *   once per run. With one TTL a bucket fills in deadline order, so its timers move in runs of
+   *   their whole share of each bucket below.
    * - A timer's tick is derived from its deadline when it is filed or re-filed (Ticks.tickOf),
    *   which keeps the handle at 32 bytes.
    * - Due timers keep their order in a DueBucket, which leaves holes on cancel. An advance swaps
@@ -158,6 +162,9 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
 
   /** How many timers a sweep reads the deadlines of before it re-files them. */
   private static final int SWEEP_CHUNK = 64;
+
+  /** The destination of a swept timer that is due: no bucket's number. */
+  private static final int DUE_DESTINATION = -1;
 
   /** Number of the far bucket; numbers 0 and 1 are the due buckets. */
   static final int FAR_BUCKET = 2;
@@ -215,6 +222,8 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   private long knownEarliest;
   /** The ticks of the chunk of timers a sweep is re-filing. */
   private final long[] sweptTicks = new long[SWEEP_CHUNK];
+  /** Where each timer of that chunk goes: a level bucket's number or {@link #DUE_DESTINATION}. */
+  private final int[] sweptDestinations = new int[SWEEP_CHUNK];
 
   CascadeTimerQueue(TimerConfig config, int levelBits) {
     this.levelBits = levelBits;
@@ -605,6 +614,11 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   private static void fileInLevel(Level wheelLevel, int digit, CascadeTimer<?> timer, long tick) {
     wheelLevel.buckets[digit].add(timer);
     wheelLevel.markOccupied(digit);
+    lowerLowWater(wheelLevel, tick, timer);
+  }
+
+  /** Lowers a level's mark to {@code tick}, witnessed by {@code timer}, if that is not above it. */
+  private static void lowerLowWater(Level wheelLevel, long tick, CascadeTimer<?> timer) {
     long mark = wheelLevel.lowWater;
     if (mark == NO_TICK || Long.compareUnsigned(tick, mark) <= 0) {
       wheelLevel.lowWater = tick;
@@ -676,6 +690,10 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
    * Re-files every timer of a bucket above level 0 that the base's group has reached. A timer
    * 2<sup>bits</sup> groups ahead, which a higher level may just have filed here, goes back to this
    * same bucket: it is written to a slot already read, so the sweep never overwrites a timer.
+   *
+   * <p>The timers move in runs: consecutive slots whose timers go to the same bucket are copied
+   * there at once ({@link Bucket#addRun}). A bucket filled in the order of its deadlines (one TTL)
+   * moves in runs of its whole share of each bucket below.
    */
   private void emptyBucket(int level, int digit) {
     Level wheelLevel = levels[level];
@@ -689,10 +707,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     bucket.end = 0;
     bucket.live = 0;
     long[] sweptTicks = this.sweptTicks;
-    // A level-1 sweep files nearly all its timers in level 0, straight from their digit; file()
-    // is not needed to keep the earliest tick either, since moving the base has dropped it.
-    Level levelZero = level == 1 ? levels[0] : null;
-    long levelZeroSpan = 1L << levelBits;
+    int[] destinations = this.sweptDestinations;
     for (int first = 0; first < end; first += SWEEP_CHUNK) {
       int last = Math.min(end, first + SWEEP_CHUNK);
       // Reading every deadline of the chunk first lets the timers' cache misses overlap; the
@@ -700,28 +715,61 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
       for (int slot = first; slot < last; slot++) {
         CascadeTimer<?> timer = slots[slot];
         if (timer != null) {
-          sweptTicks[slot - first] = tickOf(timer);
+          long tick = tickOf(timer);
+          sweptTicks[slot - first] = tick;
+          destinations[slot - first] = destinationOf(tick);
         }
       }
-      for (int slot = first; slot < last; slot++) {
+      int slot = first;
+      while (slot < last) {
         CascadeTimer<?> timer = slots[slot];
         if (timer == null) {
+          slot++;
           continue;
         }
-        slots[slot] = null;
-        long tick = sweptTicks[slot - first];
-        if (tick == base) {
-          due.add(timer);
-        } else if (levelZero != null && Long.compareUnsigned(tick - base, levelZeroSpan) < 0) {
-          fileInLevel(levelZero, (int) tick & digitMask, timer, tick);
-        } else {
-          file(timer, tick);
+        int destination = destinations[slot - first];
+        long earliest = sweptTicks[slot - first];
+        CascadeTimer<?> earliestTimer = timer;
+        int runEnd = slot + 1;
+        while (runEnd < last && slots[runEnd] != null
+            && destinations[runEnd - first] == destination) {
+          long tick = sweptTicks[runEnd - first];
+          if (Long.compareUnsigned(tick, earliest) < 0) {
+            earliest = tick;
+            earliestTimer = slots[runEnd];
+          }
+          runEnd++;
         }
+        if (destination == DUE_DESTINATION) {
+          due.addRun(slots, slot, runEnd - slot);
+        } else {
+          // Moving the base has dropped the earliest tick, so only the level's mark is lowered.
+          buckets[destination].addRun(slots, slot, runEnd - slot);
+          int levelBucket = destination - FIRST_LEVEL_BUCKET;
+          Level target = levels[levelBucket >> levelBits];
+          target.markOccupied(levelBucket & digitMask);
+          lowerLowWater(target, earliest, earliestTimer);
+        }
+        // Clears the slots read, except those a run filed back into this bucket now holds.
+        Arrays.fill(slots, Math.max(slot, bucket.end), runEnd, null);
+        slot = runEnd;
       }
     }
     if (bucket.isEmpty()) {
       bucket.emptied(0);
     }
+  }
+
+  /**
+   * The number of the level bucket a timer swept out of a level goes to, or {@link
+   * #DUE_DESTINATION}: the tick is after the base or at it, and within the levels.
+   */
+  private int destinationOf(long tick) {
+    if (tick == base) {
+      return DUE_DESTINATION;
+    }
+    int level = levelOfHighestBit[63 - Long.numberOfLeadingZeros(tick - base)];
+    return FIRST_LEVEL_BUCKET + (level << levelBits) + digit(tick, level);
   }
 
   /** Makes due every timer of the level-0 bucket of the base: a level-0 bucket holds one tick. */
@@ -734,14 +782,17 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     Bucket bucket = levelZero.buckets[digit];
     CascadeTimer<?>[] slots = bucket.slots;
     int end = bucket.end;
-    DueBucket due = this.due;
-    for (int slot = 0; slot < end; slot++) {
-      CascadeTimer<?> timer = slots[slot];
-      if (timer != null) {
-        slots[slot] = null;
-        due.add(timer);
+    for (int slot = 0; slot < end; ) {
+      int runEnd = slot;
+      while (runEnd < end && slots[runEnd] != null) {
+        runEnd++;
       }
+      if (runEnd > slot) {
+        due.addRun(slots, slot, runEnd - slot);
+      }
+      slot = runEnd + 1;
     }
+    Arrays.fill(slots, 0, end, null);
     bucket.emptied(SlotPool.SMALL_CAPACITY);
   }
 

@@ -38,17 +38,45 @@ final class DueBucket {
   /** Puts a timer after the last, and records its position. */
   void add(CascadeTimer<?> timer) {
     if (end == slots.length) {
-      if (live <= slots.length >>> 1 && slots.length > 0) {
-        compact();
-      } else {
-        slots = pool.grown(slots, true);
-      }
+      makeRoom(1);
     }
     int slot = end;
     slots[slot] = timer;
     end = slot + 1;
     live++;
     timer.position = CascadeTimer.position(number, slot);
+  }
+
+  /**
+   * Puts the timers of {@code source[from]} to {@code source[from + count - 1]}, which are in no
+   * bucket, after the last in one copy, in order, and records their positions.
+   */
+  void addRun(CascadeTimer<?>[] source, int from, int count) {
+    if (slots.length - end < count) {
+      makeRoom(count);
+    }
+    int first = end;
+    // One copy pays the collector's write barrier once for the run.
+    System.arraycopy(source, from, slots, first, count);
+    CascadeTimer<?>[] slots = this.slots;
+    for (int slot = first; slot < first + count; slot++) {
+      slots[slot].position = CascadeTimer.position(number, slot);
+    }
+    end = first + count;
+    live += count;
+  }
+
+  /**
+   * Makes room after the end for {@code count} timers: compacts if at most half the array holds
+   * timers, and doubles the array (or more) if that leaves too little room.
+   */
+  private void makeRoom(int count) {
+    if (live <= slots.length >>> 1 && slots.length > 0) {
+      compact();
+    }
+    if (slots.length - end < count) {
+      slots = pool.grown(slots, end + count, true);
+    }
   }
 
   /** Whether {@code slot} holds {@code timer}. */

@@ -63,11 +63,16 @@ final class SlotPool {
   }
 
   /**
-   * Returns an array at least twice as large as a full one, holding its timers in the same slots;
-   * gives the full one back if {@code keepOutgrown}, else drops it.
+   * Returns an array at least twice as large as {@code slots} and of at least {@code needed}
+   * slots, holding its timers in the same slots; gives {@code slots} back if {@code keepOutgrown},
+   * else drops it.
    */
-  CascadeTimer<?>[] grown(CascadeTimer<?>[] slots, boolean keepOutgrown) {
-    CascadeTimer<?>[] grown = take(Math.max(FIRST_CAPACITY, slots.length << 1), false);
+  CascadeTimer<?>[] grown(CascadeTimer<?>[] slots, int needed, boolean keepOutgrown) {
+    int capacity = Math.max(FIRST_CAPACITY, slots.length << 1);
+    if (capacity < needed) {
+      capacity = Integer.highestOneBit(needed - 1) << 1;
+    }
+    CascadeTimer<?>[] grown = take(capacity, false);
     System.arraycopy(slots, 0, grown, 0, slots.length);
     if (keepOutgrown) {
       Arrays.fill(slots, null);

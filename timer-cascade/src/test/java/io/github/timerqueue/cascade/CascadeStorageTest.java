@@ -140,6 +140,40 @@ class CascadeStorageTest {
     CascadeInvariants.check(queue);
   }
 
+  /**
+   * A sweep moves timers in runs: a run grows an empty bucket to its size in one step, and a run
+   * filed back into the bucket being swept lands in slots already read.
+   */
+  @Test
+  void aRunIsCopiedInOneStepEvenOntoTheSlotsItCameFrom() {
+    CascadeTimerQueue<Integer> queue = new CascadeTimerQueue<>(TimerConfig.defaults(), 8);
+    CascadeTimer<?>[] source = new CascadeTimer<?>[100];
+    for (int i = 0; i < source.length; i++) {
+      source[i] = new CascadeTimer<>(i, queue.notPendingPosition());
+    }
+    Bucket target = new Bucket(7, queue.pool);
+
+    target.addRun(source, 0, 100);
+
+    assertThat(target.slots).hasSize(128);
+    assertThat(target.end).isEqualTo(100);
+    assertThat(target.live).isEqualTo(100);
+    for (int i = 0; i < 100; i++) {
+      assertThat(target.slots[i]).isSameAs(source[i]);
+      assertThat(source[i].position).isEqualTo(CascadeTimer.position(7, i));
+    }
+
+    // As a sweep does: the bucket is emptied, then timers it read are filed back into it.
+    target.end = 0;
+    target.live = 0;
+    target.addRun(target.slots, 40, 30);
+    assertThat(target.end).isEqualTo(30);
+    for (int i = 0; i < 30; i++) {
+      assertThat(target.slots[i]).isSameAs(source[40 + i]);
+      assertThat(source[40 + i].position).isEqualTo(CascadeTimer.position(7, i));
+    }
+  }
+
   /** The due bucket keeps order, so cancelling leaves holes; they never outgrow its timers. */
   @Test
   void holesInTheDueBucketStayBoundedByItsTimers() {
