@@ -220,7 +220,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
    */
   private boolean earliestKnown;
   private long knownEarliest;
-  /** The ticks of the chunk of timers a sweep is re-filing. */
+  /** The deadlines, then the ticks, of the chunk of timers a sweep is re-filing. */
   private final long[] sweptTicks = new long[SWEEP_CHUNK];
   /** Where each timer of that chunk goes: a level bucket's number or {@link #DUE_DESTINATION}. */
   private final int[] sweptDestinations = new int[SWEEP_CHUNK];
@@ -710,12 +710,18 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     int[] destinations = this.sweptDestinations;
     for (int first = 0; first < end; first += SWEEP_CHUNK) {
       int last = Math.min(end, first + SWEEP_CHUNK);
-      // Reading every deadline of the chunk first lets the timers' cache misses overlap; the
-      // second pass finds them in cache.
+      // Reading every deadline of the chunk first, and nothing else, lets the timers' cache misses
+      // overlap: the fewer instructions per timer, the more misses the CPU has in flight. The
+      // later passes find the deadlines in the chunk's array and the timers in cache.
       for (int slot = first; slot < last; slot++) {
         CascadeTimer<?> timer = slots[slot];
         if (timer != null) {
-          long tick = tickOf(timer);
+          sweptTicks[slot - first] = timer.deadline();
+        }
+      }
+      for (int slot = first; slot < last; slot++) {
+        if (slots[slot] != null) {
+          long tick = ticks.tickOf(sweptTicks[slot - first] - startTime, overflowBound);
           sweptTicks[slot - first] = tick;
           destinations[slot - first] = destinationOf(tick);
         }
@@ -740,18 +746,31 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
           }
           runEnd++;
         }
+        // A single timer is stored as such: a copy costs more than one barrier.
+        boolean single = runEnd - slot == 1;
         if (destination == DUE_DESTINATION) {
-          due.addRun(slots, slot, runEnd - slot);
+          if (single) {
+            due.add(timer);
+          } else {
+            due.addRun(slots, slot, runEnd - slot);
+          }
         } else {
+          Bucket target = buckets[destination];
+          if (single) {
+            target.add(timer);
+          } else {
+            target.addRun(slots, slot, runEnd - slot);
+          }
           // Moving the base has dropped the earliest tick, so only the level's mark is lowered.
-          buckets[destination].addRun(slots, slot, runEnd - slot);
           int levelBucket = destination - FIRST_LEVEL_BUCKET;
-          Level target = levels[levelBucket >> levelBits];
-          target.markOccupied(levelBucket & digitMask);
-          lowerLowWater(target, earliest, earliestTimer);
+          Level targetLevel = levels[levelBucket >> levelBits];
+          targetLevel.markOccupied(levelBucket & digitMask);
+          lowerLowWater(targetLevel, earliest, earliestTimer);
         }
         // Clears the slots read, except those a run filed back into this bucket now holds.
-        Arrays.fill(slots, Math.max(slot, bucket.end), runEnd, null);
+        for (int read = Math.max(slot, bucket.end); read < runEnd; read++) {
+          slots[read] = null;
+        }
         slot = runEnd;
       }
     }
