@@ -8,10 +8,11 @@ package io.github.timerqueue.cascade;
  * the last. Removing empties the slot and leaves a hole there, so a cancel touches only the timer
  * and its slot; the slot before the end is then the last one that holds a timer (holes at the end
  * are dropped at once). Holes never outnumber three per timer plus {@value #SLACK}: a removal
- * that would leave more, and an add that finds the array full with an eighth of it or more in
- * holes, compact the bucket, moving its last timers into the holes; a full array with fewer holes
- * is doubled. A compaction moves at most one timer per hole, so at most as many as there were
- * removals since the last one, and reads at most eight slots per hole: it costs {@code O(1)}
+ * that would leave more, and an add that finds the array full with a 64th of it or more in holes
+ * (one at least), compact the bucket, moving its last timers into the holes; a full array with
+ * fewer holes is doubled, so a bucket of timers that come and go keeps its array's size. A
+ * compaction moves at most one timer per hole, so at most as many as there were removals since
+ * the last one, and reads at most 64 slots (four cache lines) per hole: it costs {@code O(1)}
  * amortized per cancel. A cascade or firing reads the slots in order, from contiguous memory,
  * skipping holes.
  */
@@ -79,11 +80,12 @@ final class Bucket {
   }
 
   /**
-   * Makes room after the end for {@code count} timers: compacts the bucket if holes fill an
-   * eighth of its array or more, and doubles the array (or more) if that leaves too little room.
+   * Makes room after the end for {@code count} timers: compacts the bucket if holes fill a 64th
+   * of its array or more (one at least), and doubles the array (or more) if that leaves too little
+   * room.
    */
   private void makeRoom(int count) {
-    if (live < end && live <= end - (end >>> 3)) {
+    if (live < end && live <= end - (end >>> 6)) {
       compact();
     }
     if (slots.length - end < count) {

@@ -65,9 +65,9 @@ class CascadeStorageTest {
   }
 
   /**
-   * An add that finds the array full compacts the bucket instead of growing it when holes fill an
-   * eighth of it or more, moving only timers from beyond the slots the timers will fill, so a
-   * bucket whose timers come and go keeps its array.
+   * An add that finds the array full compacts the bucket instead of growing it when holes fill a
+   * 64th of it or more, moving only timers from beyond the slots the timers will fill, so a bucket
+   * whose timers come and go keeps its array; with fewer holes it grows.
    */
   @Test
   void aFullBucketHalfHolesCompactsInsteadOfGrowing() {
@@ -100,6 +100,17 @@ class CascadeStorageTest {
       assertThat(timer(timers.get(i)).position).as("timer %d fills the hole of timer %d", i, 63 - i)
           .isEqualTo(CascadeTimer.position(bucket.number, 63 - i));
     }
+    CascadeInvariants.check(queue);
+
+    for (int i = 33; i < 128; i++) {
+      timers.add(queue.schedule(302, 100 + i));
+    }
+    assertThat(bucket.slots).hasSize(128);
+    assertThat(bucket.end).isEqualTo(128);
+    queue.cancel(timers.get(1));
+    queue.schedule(303, 200);
+    assertThat(bucket.slots).as("one hole is less than a 64th of 128 slots").hasSize(256);
+    assertThat(bucket.slots[1]).isNull();
     CascadeInvariants.check(queue);
   }
 
