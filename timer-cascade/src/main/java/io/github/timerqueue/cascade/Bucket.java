@@ -16,7 +16,7 @@ package io.github.timerqueue.cascade;
  * amortized per cancel. A cascade or firing reads the slots in order, from contiguous memory,
  * skipping holes.
  */
-final class Bucket {
+final class Bucket extends SlotBucket {
   /*
    * Why holes rather than moving the last timer into the freed slot: that move writes the moved
    * timer's position, a third cache line per cancel (a timer picked at random from a large queue
@@ -27,56 +27,8 @@ final class Bucket {
   /** Holes tolerated on top of three per timer before a removal compacts. */
   static final int SLACK = 64;
 
-  /** This bucket's number in positions. */
-  final int number;
-  private final SlotPool pool;
-  CascadeTimer<?>[] slots = SlotPool.NONE;
-  /** One past the last slot that holds a timer; every slot from it on is {@code null}. */
-  int end;
-  /** The number of timers, the slots before {@code end} that are not holes. */
-  int live;
-
   Bucket(int number, SlotPool pool) {
-    this.number = number;
-    this.pool = pool;
-  }
-
-  boolean isEmpty() {
-    return live == 0;
-  }
-
-  /** Puts a timer in the slot after the last, and records its position. */
-  void add(CascadeTimer<?> timer) {
-    if (end == slots.length) {
-      makeRoom(1);
-    }
-    int slot = end;
-    slots[slot] = timer;
-    end = slot + 1;
-    live++;
-    timer.position = CascadeTimer.position(number, slot);
-  }
-
-  /**
-   * Puts the timers of {@code source[from]} to {@code source[from + count - 1]} after the last, in
-   * one copy, and records their positions; leaves {@code source} as it is. The source may be this
-   * bucket's own array, from a slot at or after the end: a sweep re-filing timers into the bucket
-   * it empties.
-   */
-  void addRun(CascadeTimer<?>[] source, int from, int count) {
-    if (slots.length - end < count) {
-      makeRoom(count);
-    }
-    int first = end;
-    // One copy pays the collector's write barrier once for the run, where a store per timer pays
-    // it per timer.
-    System.arraycopy(source, from, slots, first, count);
-    CascadeTimer<?>[] slots = this.slots;
-    for (int slot = first; slot < first + count; slot++) {
-      slots[slot].position = CascadeTimer.position(number, slot);
-    }
-    end = first + count;
-    live += count;
+    super(number, pool);
   }
 
   /**
@@ -84,18 +36,14 @@ final class Bucket {
    * of its array or more (one at least), and doubles the array (or more) if that leaves too little
    * room.
    */
-  private void makeRoom(int count) {
+  @Override
+  void makeRoom(int count) {
     if (live < end && live <= end - (end >>> 6)) {
       compact();
     }
     if (slots.length - end < count) {
       slots = pool.grown(slots, end + count, number != CascadeTimerQueue.FAR_BUCKET);
     }
-  }
-
-  /** Whether {@code slot} holds {@code timer}. */
-  boolean holds(int slot, CascadeTimer<?> timer) {
-    return slot < end && slots[slot] == timer;
   }
 
   /** Takes the timer out of {@code slot}, leaving a hole. */

@@ -11,77 +11,29 @@ package io.github.timerqueue.cascade;
  * #compactIfSparse}). The firing bucket is never compacted while it fires, so that its front stays
  * where the advance reads it; it holds no more holes than the timers it started firing with.
  */
-final class DueBucket {
+final class DueBucket extends SlotBucket {
   /** Holes tolerated on top of one per live timer before compacting. */
   static final int SLACK = 16;
 
-  /** This bucket's number in positions. */
-  final int number;
-  private final SlotPool pool;
-  CascadeTimer<?>[] slots = SlotPool.NONE;
   /** The first slot that may hold a timer; every slot before it is {@code null}. */
   int first;
-  /** One past the last slot that may hold a timer; every slot from it on is {@code null}. */
-  int end;
-  /** The number of timers, the slots between first and end that are not holes. */
-  int live;
 
   DueBucket(int number, SlotPool pool) {
-    this.number = number;
-    this.pool = pool;
-  }
-
-  boolean isEmpty() {
-    return live == 0;
-  }
-
-  /** Puts a timer after the last, and records its position. */
-  void add(CascadeTimer<?> timer) {
-    if (end == slots.length) {
-      makeRoom(1);
-    }
-    int slot = end;
-    slots[slot] = timer;
-    end = slot + 1;
-    live++;
-    timer.position = CascadeTimer.position(number, slot);
-  }
-
-  /**
-   * Puts the timers of {@code source[from]} to {@code source[from + count - 1]}, which are in no
-   * bucket, after the last in one copy, in order, and records their positions.
-   */
-  void addRun(CascadeTimer<?>[] source, int from, int count) {
-    if (slots.length - end < count) {
-      makeRoom(count);
-    }
-    int first = end;
-    // One copy pays the collector's write barrier once for the run.
-    System.arraycopy(source, from, slots, first, count);
-    CascadeTimer<?>[] slots = this.slots;
-    for (int slot = first; slot < first + count; slot++) {
-      slots[slot].position = CascadeTimer.position(number, slot);
-    }
-    end = first + count;
-    live += count;
+    super(number, pool);
   }
 
   /**
    * Makes room after the end for {@code count} timers: compacts if at most half the array holds
    * timers, and doubles the array (or more) if that leaves too little room.
    */
-  private void makeRoom(int count) {
+  @Override
+  void makeRoom(int count) {
     if (live <= slots.length >>> 1 && slots.length > 0) {
       compact();
     }
     if (slots.length - end < count) {
       slots = pool.grown(slots, end + count, true);
     }
-  }
-
-  /** Whether {@code slot} holds {@code timer}. */
-  boolean holds(int slot, CascadeTimer<?> timer) {
-    return slot < end && slots[slot] == timer;
   }
 
   /** Takes the timer out of {@code slot}, leaving a hole. */

@@ -24,14 +24,23 @@ class CascadeStorageTest {
   }
 
   /**
+   * A queue of 256-bucket levels whose clock is at 1, holding one timer at {@code far}, which made
+   * the sweep of the far bucket create the levels up to it.
+   */
+  private static CascadeTimerQueue<Integer> levelsUpTo(long far) {
+    CascadeTimerQueue<Integer> queue = new CascadeTimerQueue<>(TimerConfig.defaults(), 8);
+    queue.schedule(far, -1);
+    queue.advance(1, timer -> {});
+    return queue;
+  }
+
+  /**
    * Cancelling empties the timer's slot and moves no other timer; the end of the bucket moves back
    * over holes to the last timer when that one is cancelled.
    */
   @Test
   void cancellingLeavesAHoleAndMovesNoOtherTimer() {
-    CascadeTimerQueue<Integer> queue = new CascadeTimerQueue<>(TimerConfig.defaults(), 8);
-    queue.schedule(1 << 20, -1);
-    queue.advance(1, timer -> {});
+    CascadeTimerQueue<Integer> queue = levelsUpTo(1 << 20);
     List<TimerHandle<Integer>> timers = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       timers.add(queue.schedule(300 + i, i));
@@ -71,9 +80,7 @@ class CascadeStorageTest {
    */
   @Test
   void aFullBucketHalfHolesCompactsInsteadOfGrowing() {
-    CascadeTimerQueue<Integer> queue = new CascadeTimerQueue<>(TimerConfig.defaults(), 8);
-    queue.schedule(1 << 20, -1);
-    queue.advance(1, timer -> {});
+    CascadeTimerQueue<Integer> queue = levelsUpTo(1 << 20);
     List<TimerHandle<Integer>> timers = new ArrayList<>();
     for (int i = 0; i < 64; i++) {
       timers.add(queue.schedule(300 + i % 7, i));
@@ -121,9 +128,7 @@ class CascadeStorageTest {
    */
   @Test
   void cancelledSlotsNeverAccumulateAndArraysShrinkWithTheirTimers() {
-    CascadeTimerQueue<Integer> queue = new CascadeTimerQueue<>(TimerConfig.defaults(), 8);
-    queue.schedule(1L << 40, -1);
-    queue.advance(1, timer -> {});
+    CascadeTimerQueue<Integer> queue = levelsUpTo(1L << 40);
     List<TimerHandle<Integer>> timers = new ArrayList<>();
     for (int i = 0; i < 100_000; i++) {
       timers.add(queue.schedule(70_000 + i % 7, i));
@@ -235,9 +240,7 @@ class CascadeStorageTest {
    */
   @Test
   void bucketsFilledAgainSoonKeepTheirArrays() {
-    CascadeTimerQueue<Integer> queue = new CascadeTimerQueue<>(TimerConfig.defaults(), 8);
-    queue.schedule(1 << 20, -1);
-    queue.advance(1, timer -> {});
+    CascadeTimerQueue<Integer> queue = levelsUpTo(1 << 20);
     for (int i = 0; i < 5; i++) {
       queue.schedule(10, i);
     }
