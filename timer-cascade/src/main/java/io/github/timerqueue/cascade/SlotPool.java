@@ -6,12 +6,14 @@ import java.util.Arrays;
  * The slot arrays of a queue's buckets: how they grow and shrink, and the arrays that emptied
  * buckets gave back, kept for the buckets that fill next.
  *
- * <p>Capacities are powers of two. A full array is replaced by one twice as large; an array that
- * cancelling leaves less than a quarter full, above {@value #KEPT_CAPACITY} slots, by one half as
- * large (so an array's capacity stays within four times its timers, amortized {@code O(1)} per
- * cancel). A bucket that empties gives its array back, and so does a bucket that outgrows or
- * shrinks out of one, except for the buckets filled again soon: a level-0 bucket keeps a small
- * array, and a due bucket, which fills again at the next advance, any array it would not shrink.
+ * <p>Capacities are powers of two. A full array is replaced by one twice as large, or large
+ * enough for the run of timers a sweep copies in; an array whose slots in use (timers and holes up
+ * to its bucket's end) cancelling leaves under a quarter of it, above {@value #KEPT_CAPACITY}
+ * slots, by one half as large (so an array's capacity stays within four times its slots in use,
+ * amortized {@code O(1)} per cancel). A bucket that empties gives its array back, and so does a
+ * bucket that outgrows or shrinks out of one, except for the buckets filled again soon: a level-0
+ * bucket keeps a small array, and a due bucket, which fills again at the next advance, any array
+ * it would not shrink.
  * Arrays given back wait here, cleared, for the next bucket that needs that capacity or less, as
  * long as all the arrays the pool has handed out and holds, in buckets or here, add up to no more
  * than {@value #OWNED_SLOTS_PER_TIMER} slots per timer of the queue plus {@value #SPARE_SLOTS};
