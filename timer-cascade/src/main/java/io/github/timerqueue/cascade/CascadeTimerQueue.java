@@ -74,9 +74,9 @@ import java.util.function.Consumer;
  * in all, with compressed references, for a queue filled ahead of its clock. Cancel leaves a hole
  * in its bucket, and a bucket holds at most three holes per timer (plus a few dozen) before it is
  * compacted, or a 64th of its array when that is full. The arrays that buckets empty or outgrow
- * are kept for the buckets that fill next while all arrays together hold at most four slots per
+ * are kept for the buckets that fill next while all arrays together hold at most three slots per
  * timer (plus a few thousand), so a wheel turning at a steady load allocates nothing, and costs
- * about 40 to 48 bytes per timer as its buckets fill and empty; each level costs 2<sup>bits</sup>
+ * about 38 to 44 bytes per timer as its buckets fill and empty; each level costs 2<sup>bits</sup>
  * small bucket objects once created.
  *
  * <h2>Costs</h2>

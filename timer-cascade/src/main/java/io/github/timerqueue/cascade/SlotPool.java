@@ -46,12 +46,12 @@ final class SlotPool {
    * Slots per timer that the arrays in buckets and in the pool may hold together before an array
    * given back is dropped: a growing bucket's array has up to twice the slots of its timers, and a
    * turning wheel needs the sizes its buckets grow through at hand. With two, a wheel turning a
-   * million timers through base-256 levels still allocates several bytes per fired timer; with
-   * three, a million timers re-armed with 16 TTLs, which fill a dozen large buckets at once, still
-   * allocate about 63 bytes per advance (8 fired timers). Four costs about 42 bytes per timer in
-   * all at one TTL and 48 at 16 TTLs (JOL, after the flow), where three cost 41 and 44.
+   * million timers through base-256 levels still allocates several bytes per fired timer. With
+   * three, a million timers re-armed with 16 TTLs allocate about 63 bytes per advance for their
+   * first million advances, while a dozen large buckets find their sizes, and nothing after; four
+   * would shorten that, at about 4 more bytes per timer for as long as the flow runs.
    */
-  static final int OWNED_SLOTS_PER_TIMER = 4;
+  static final int OWNED_SLOTS_PER_TIMER = 3;
 
   /** {@code free[c]} holds {@code count[c]} arrays of capacity {@code 2^c}. */
   private final CascadeTimer<?>[][][] free = new CascadeTimer<?>[Integer.SIZE][][];
