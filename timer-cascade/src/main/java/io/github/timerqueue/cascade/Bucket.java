@@ -3,59 +3,67 @@ package io.github.timerqueue.cascade;
 /**
  * A bucket of a level, or the far bucket: the timers in a growable array of slots, in no order.
  *
- * <p>Slots {@code 0} to {@code end - 1} all hold timers; each timer's {@linkplain
- * CascadeTimer#position position} names this bucket and its slot. Adding writes the slot after the
- * last. Removing moves the last timer into the freed slot, so a cancel touches the timer, its slot,
- * and the last slot and the timer in it, and never leaves a hole: no cancelled slot is ever kept.
- * A cascade or firing reads the slots in order, from contiguous memory.
+ * <p>The timers lie in slots {@code 0} to {@code end - 1}, and each timer's {@linkplain
+ * CascadeTimer#position position} names this bucket and its slot. Adding writes the slot after
+ * the last. Removing empties the slot and leaves a hole there, so a cancel touches only the timer
+ * and its slot; the slot before the end is then the last one that holds a timer (holes at the end
+ * are dropped at once). Holes never outnumber three per timer plus {@value #SLACK}: a removal
+ * that would leave more, and an add that finds the array full with a 64th of it or more in holes
+ * (one at least), compact the bucket, moving its last timers into the holes; a full array with
+ * fewer holes is doubled, so a bucket of timers that come and go keeps its array's size. A
+ * compaction moves at most one timer per hole, so at most as many as there were removals since
+ * the last one, and reads at most 64 slots (four cache lines) per hole: it costs {@code O(1)}
+ * amortized per cancel. A cascade or firing reads the slots in order, from contiguous memory,
+ * skipping holes.
  */
-final class Bucket {
-  /** This bucket's number in positions. */
-  final int number;
-  private final SlotPool pool;
-  CascadeTimer<?>[] slots = SlotPool.NONE;
-  /** The number of timers, which fill slots {@code 0} to {@code end - 1}. */
-  int end;
+final class Bucket extends SlotBucket {
+  /*
+   * Why holes rather than moving the last timer into the freed slot: that move writes the moved
+   * timer's position, a third cache line per cancel (a timer picked at random from a large queue
+   * is not in cache), where a hole costs nothing until the bucket is swept, which reads every slot
+   * anyway, or compacted, which happens once per as many cancels as it moves timers.
+   */
+
+  /** Holes tolerated on top of three per timer before a removal compacts. */
+  static final int SLACK = 64;
 
   Bucket(int number, SlotPool pool) {
-    this.number = number;
-    this.pool = pool;
+    super(number, pool);
   }
 
-  boolean isEmpty() {
-    return end == 0;
-  }
-
-  /** Puts a timer in the slot after the last, and records its position. */
-  void add(CascadeTimer<?> timer) {
-    int slot = end;
-    if (slot == slots.length) {
-      slots = pool.grown(slots, number != CascadeTimerQueue.FAR_BUCKET);
+  /**
+   * Makes room after the end for {@code count} timers: compacts the bucket if holes fill a 64th
+   * of its array or more (one at least), and doubles the array (or more) if that leaves too little
+   * room.
+   */
+  @Override
+  void makeRoom(int count) {
+    if (live < end && live <= end - (end >>> 6)) {
+      compact();
     }
-    slots[slot] = timer;
-    end = slot + 1;
-    timer.position = CascadeTimer.position(number, slot);
+    if (slots.length - end < count) {
+      slots = pool.grown(slots, end + count, number != CascadeTimerQueue.FAR_BUCKET);
+    }
   }
 
-  /** Whether {@code slot} holds {@code timer}. */
-  boolean holds(int slot, CascadeTimer<?> timer) {
-    return slot < end && slots[slot] == timer;
-  }
-
-  /** Takes the timer out of {@code slot}, moving the last timer into it. */
+  /** Takes the timer out of {@code slot}, leaving a hole. */
   void remove(int slot) {
     CascadeTimer<?>[] slots = this.slots;
-    int last = --end;
-    CascadeTimer<?> moved = slots[last];
-    slots[last] = null;
-    if (slot != last) {
-      slots[slot] = moved;
-      moved.position = CascadeTimer.position(number, slot);
-    }
-    if (last == 0) {
+    slots[slot] = null;
+    int live = --this.live;
+    if (live == 0) {
+      end = 0;
       this.slots = pool.afterEmptying(slots, 0);
-    } else if (SlotPool.shouldShrink(slots, last)) {
-      this.slots = pool.halved(slots, last);
+    } else if (slot == end - 1) {
+      // The end moves back to the last timer; live > 0, so one lies before the slot.
+      int last = slot - 1;
+      while (slots[last] == null) {
+        last--;
+      }
+      end = last + 1;
+      shrinkIfSparse();
+    } else if (end - live > 3 * live + SLACK) {
+      compact();
     }
   }
 
@@ -65,6 +73,41 @@ final class Bucket {
    */
   void emptied(int kept) {
     end = 0;
+    live = 0;
     slots = pool.afterEmptying(slots, kept);
+  }
+
+  /**
+   * Fills the holes among the first {@code live} slots with the last timers, and records their
+   * positions: only timers beyond the first {@code live} slots move, at most one per hole.
+   */
+  private void compact() {
+    CascadeTimer<?>[] slots = this.slots;
+    int hole = 0;
+    int last = end - 1;
+    while (true) {
+      while (hole < last && slots[hole] != null) {
+        hole++;
+      }
+      while (last > hole && slots[last] == null) {
+        last--;
+      }
+      if (hole >= last) {
+        break;
+      }
+      CascadeTimer<?> timer = slots[last];
+      slots[last] = null;
+      slots[hole] = timer;
+      timer.position = CascadeTimer.position(number, hole);
+    }
+    end = live;
+    shrinkIfSparse();
+  }
+
+  /** Halves the array while less than a quarter of it lies before the end (above a floor). */
+  private void shrinkIfSparse() {
+    while (SlotPool.shouldShrink(slots, end)) {
+      slots = pool.halved(slots, end);
+    }
   }
 }

@@ -1,6 +1,6 @@
 package io.github.timerqueue.cascade;
 
-import io.github.timerqueue.TimerHandle;
+import io.github.timerqueue.internal.AbstractTimerHandle;
 
 /**
  * A timer of a {@link CascadeTimerQueue}: its handle, and where it sits.
@@ -11,7 +11,7 @@ import io.github.timerqueue.TimerHandle;
  * it, so that a queue recognizes its own handles in either state. The tick a pending timer is filed
  * at is not stored: the queue derives it from the deadline (see {@link Ticks#tickOf}).
  */
-final class CascadeTimer<T> implements TimerHandle<T> {
+final class CascadeTimer<T> extends AbstractTimerHandle<T> {
   /** {@link CascadeTimerQueue#where} of a timer that is not pending. */
   static final int NOT_PENDING = -1;
   /** {@link CascadeTimerQueue#where} of a timer in the far bucket. */
@@ -22,8 +22,6 @@ final class CascadeTimer<T> implements TimerHandle<T> {
   /** The sign bit marks the position of a timer that is not pending. */
   private static final long NOT_PENDING_BIT = Long.MIN_VALUE;
 
-  final T payload;
-  long deadline;
   /**
    * If pending (non-negative): its bucket's number in bits 32 to 62 and its slot in bits 0 to 31.
    * If not pending (negative): {@link #NOT_PENDING_BIT} and the number of the queue that created
@@ -32,7 +30,7 @@ final class CascadeTimer<T> implements TimerHandle<T> {
   long position;
 
   CascadeTimer(T payload, long notPendingPosition) {
-    this.payload = payload;
+    super(payload);
     this.position = notPendingPosition;
   }
 
@@ -55,23 +53,7 @@ final class CascadeTimer<T> implements TimerHandle<T> {
   }
 
   @Override
-  public T payload() {
-    return payload;
-  }
-
-  @Override
-  public long deadline() {
-    return deadline;
-  }
-
-  @Override
   public boolean isPending() {
     return position >= 0;
-  }
-
-  @Override
-  public String toString() {
-    return "CascadeTimer{deadline=" + deadline + ", pending=" + isPending() + ", payload=" + payload
-        + "}";
   }
 }

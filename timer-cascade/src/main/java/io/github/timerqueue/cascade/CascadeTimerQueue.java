@@ -71,12 +71,13 @@ import java.util.function.Consumer;
  * <h2>Memory</h2>
  * A pending timer takes its 32-byte handle (payload, deadline and its position: bucket and slot)
  * and one 4-byte slot in its bucket's array, whose capacity is a power of two; about 36 to 40 bytes
- * in all, with compressed references, for a queue filled ahead of its clock. A bucket never keeps
- * the slot of a cancelled timer: cancel moves the bucket's last timer into it. The arrays that
- * buckets empty or outgrow are kept for the buckets that fill next while all arrays together hold
- * at most three slots per timer (plus a few thousand), so a wheel turning at a steady load
- * allocates nothing, and costs about 38 to 44 bytes per timer as its buckets fill and empty; each
- * level costs 2<sup>bits</sup> small bucket objects once created.
+ * in all, with compressed references, for a queue filled ahead of its clock. Cancel leaves a hole
+ * in its bucket, and a bucket holds at most three holes per timer (plus a few dozen) before it is
+ * compacted, or a 64th of its array when that is full. The arrays that buckets empty or outgrow
+ * are kept for the buckets that fill next while all arrays together hold at most three slots per
+ * timer (plus a few thousand), so a wheel turning at a steady load allocates nothing, and costs
+ * about 38 to 44 bytes per timer as its buckets fill and empty; each level costs 2<sup>bits</sup>
+ * small bucket objects once created.
  *
  * <h2>Costs</h2>
  * With {@code k} levels ({@code k <= ceil(64 / bits)}, and only as many as the deadlines in use
@@ -132,13 +133,18 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
    *   `buckets` maps a number to its bucket in one array load. A handle that is not pending holds
    *   this queue's number instead, so that a foreign handle is refused in either state: a pending
    *   one because the slot it names here does not hold it, another because the number differs.
-   * - Cancel: the handle (position), its slot, and, because level and far buckets are unordered,
-   *   the bucket's last slot and the timer moved from it into the freed slot (one store to its
-   *   position, which the CPU does not wait for). No hole is left, so nothing accumulates.
+   * - Cancel: the handle (position) and its slot, which it empties: two cache lines, as many as
+   *   clearing an entry of a flat array. Moving the bucket's last timer into the slot instead
+   *   would write that timer's position, a third line, and measured a quarter slower per
+   *   schedule+cancel at a million timers. Holes are bounded (see Bucket); sweeps skip them.
    * - Schedule: the handle and the last slot of its bucket, which recent appends keep in cache.
    * - A cascade or firing reads a bucket's slots in order, contiguous memory the prefetcher
    *   streams, and touches each timer once to read its deadline and write its position; the
-   *   timers' loads are independent, so the CPU overlaps their misses.
+   *   timers' loads are independent, so the CPU overlaps their misses. Timers bound for the same
+   *   bucket in consecutive slots move with one System.arraycopy: on HotSpot's G1 each reference
+   *   stored into an old array pays a write barrier with a full memory fence, which a copy pays
+   *   once per run. With one TTL a bucket fills in deadline order, so its timers move in runs of
+   *   their whole share of each bucket below.
    * - A timer's tick is derived from its deadline when it is filed or re-filed (Ticks.tickOf),
    *   which keeps the handle at 32 bytes.
    * - Due timers keep their order in a DueBucket, which leaves holes on cancel. An advance swaps
@@ -156,6 +162,9 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
 
   /** How many timers a sweep reads the deadlines of before it re-files them. */
   private static final int SWEEP_CHUNK = 64;
+
+  /** The destination of a swept timer that is due: no bucket's number. */
+  private static final int DUE_DESTINATION = -1;
 
   /** Number of the far bucket; numbers 0 and 1 are the due buckets. */
   static final int FAR_BUCKET = 2;
@@ -211,8 +220,10 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
    */
   private boolean earliestKnown;
   private long knownEarliest;
-  /** The ticks of the chunk of timers a sweep is re-filing. */
+  /** The deadlines, then the ticks, of the chunk of timers a sweep is re-filing. */
   private final long[] sweptTicks = new long[SWEEP_CHUNK];
+  /** Where each timer of that chunk goes: a level bucket's number or {@link #DUE_DESTINATION}. */
+  private final int[] sweptDestinations = new int[SWEEP_CHUNK];
 
   CascadeTimerQueue(TimerConfig config, int levelBits) {
     this.levelBits = levelBits;
@@ -291,7 +302,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     }
     CascadeTimer<T> timer = new CascadeTimer<>(payload, notPending);
     // The deadline's key is chosenKey, whose tick (Ticks.tickOf) is the tick chosen.
-    timer.deadline = now + (chosenKey - elapsed);
+    timer.setDeadline(now + (chosenKey - elapsed));
     file(timer, tick);
     size++;
     return timer;
@@ -339,9 +350,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
 
   @Override
   public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
-    Objects.requireNonNull(onExpired, "onExpired");
-    TimerQueueChecks.checkLimit(limit);
-    TimerQueueChecks.checkNotInHandler(advancing, "advance");
+    TimerQueueChecks.checkAdvance(onExpired, limit, advancing);
     long step = now - this.now;
     if (step > 0) {
       this.now = now;
@@ -487,15 +496,15 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
    */
   private CascadeTimer<T> own(TimerHandle<T> timer) {
     Objects.requireNonNull(timer, "timer");
-    if (timer instanceof CascadeTimer<?> candidate) {
-      long position = candidate.position;
-      if (position < 0 ? position == notPending : holds(position, candidate)) {
-        @SuppressWarnings("unchecked")
-        CascadeTimer<T> owned = (CascadeTimer<T>) candidate;
-        return owned;
-      }
+    if (timer instanceof CascadeTimer<T> owned && owns(owned.position, owned)) {
+      return owned;
     }
     throw TimerQueueChecks.foreignHandle(timer);
+  }
+
+  /** Whether a handle of this queue has {@code position}: its slot holds it, or its number. */
+  private boolean owns(long position, CascadeTimer<?> timer) {
+    return position < 0 ? position == notPending : holds(position, timer);
   }
 
   private boolean holds(long position, CascadeTimer<?> timer) {
@@ -547,7 +556,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
 
   /** The tick a timer in the wheel or the far bucket is filed at, from its deadline. */
   long tickOf(CascadeTimer<?> timer) {
-    return ticks.tickOf(timer.deadline - startTime, overflowBound);
+    return ticks.tickOf(timer.deadline() - startTime, overflowBound);
   }
 
   /** The position a handle of this queue holds when it is not pending. */
@@ -573,7 +582,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
 
   /** Arms a timer that is in no bucket: into the due bucket if its deadline is due, else filed. */
   private void arm(CascadeTimer<T> timer, long deadline) {
-    timer.deadline = deadline;
+    timer.setDeadline(deadline);
     long distance = deadline - now;
     if (distance <= 0) {
       due.add(timer);
@@ -605,6 +614,11 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   private static void fileInLevel(Level wheelLevel, int digit, CascadeTimer<?> timer, long tick) {
     wheelLevel.buckets[digit].add(timer);
     wheelLevel.markOccupied(digit);
+    lowerLowWater(wheelLevel, tick, timer);
+  }
+
+  /** Lowers a level's mark to {@code tick}, witnessed by {@code timer}, if that is not above it. */
+  private static void lowerLowWater(Level wheelLevel, long tick, CascadeTimer<?> timer) {
     long mark = wheelLevel.lowWater;
     if (mark == NO_TICK || Long.compareUnsigned(tick, mark) <= 0) {
       wheelLevel.lowWater = tick;
@@ -676,6 +690,10 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
    * Re-files every timer of a bucket above level 0 that the base's group has reached. A timer
    * 2<sup>bits</sup> groups ahead, which a higher level may just have filed here, goes back to this
    * same bucket: it is written to a slot already read, so the sweep never overwrites a timer.
+   *
+   * <p>The timers move in runs: consecutive slots whose timers go to the same bucket are copied
+   * there at once ({@link Bucket#addRun}). A bucket filled in the order of its deadlines (one TTL)
+   * moves in runs of its whole share of each bucket below.
    */
   private void emptyBucket(int level, int digit) {
     Level wheelLevel = levels[level];
@@ -687,34 +705,90 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     CascadeTimer<?>[] slots = bucket.slots;
     int end = bucket.end;
     bucket.end = 0;
+    bucket.live = 0;
     long[] sweptTicks = this.sweptTicks;
-    // A level-1 sweep files nearly all its timers in level 0, straight from their digit; file()
-    // is not needed to keep the earliest tick either, since moving the base has dropped it.
-    Level levelZero = level == 1 ? levels[0] : null;
-    long levelZeroSpan = 1L << levelBits;
+    int[] destinations = this.sweptDestinations;
     for (int first = 0; first < end; first += SWEEP_CHUNK) {
       int last = Math.min(end, first + SWEEP_CHUNK);
-      // Reading every deadline of the chunk first lets the timers' cache misses overlap; the
-      // second pass finds them in cache.
-      for (int slot = first; slot < last; slot++) {
-        sweptTicks[slot - first] = tickOf(slots[slot]);
-      }
+      // Reading every deadline of the chunk first, and nothing else, lets the timers' cache misses
+      // overlap: the fewer instructions per timer, the more misses the CPU has in flight. The
+      // later passes find the deadlines in the chunk's array and the timers in cache.
       for (int slot = first; slot < last; slot++) {
         CascadeTimer<?> timer = slots[slot];
-        slots[slot] = null;
-        long tick = sweptTicks[slot - first];
-        if (tick == base) {
-          due.add(timer);
-        } else if (levelZero != null && Long.compareUnsigned(tick - base, levelZeroSpan) < 0) {
-          fileInLevel(levelZero, (int) tick & digitMask, timer, tick);
-        } else {
-          file(timer, tick);
+        if (timer != null) {
+          sweptTicks[slot - first] = timer.deadline();
         }
+      }
+      for (int slot = first; slot < last; slot++) {
+        if (slots[slot] != null) {
+          long tick = ticks.tickOf(sweptTicks[slot - first] - startTime, overflowBound);
+          sweptTicks[slot - first] = tick;
+          destinations[slot - first] = destinationOf(tick);
+        }
+      }
+      int slot = first;
+      while (slot < last) {
+        CascadeTimer<?> timer = slots[slot];
+        if (timer == null) {
+          slot++;
+          continue;
+        }
+        int destination = destinations[slot - first];
+        long earliest = sweptTicks[slot - first];
+        CascadeTimer<?> earliestTimer = timer;
+        int runEnd = slot + 1;
+        while (runEnd < last && slots[runEnd] != null
+            && destinations[runEnd - first] == destination) {
+          long tick = sweptTicks[runEnd - first];
+          if (Long.compareUnsigned(tick, earliest) < 0) {
+            earliest = tick;
+            earliestTimer = slots[runEnd];
+          }
+          runEnd++;
+        }
+        // A single timer is stored as such: a copy costs more than one barrier.
+        boolean single = runEnd - slot == 1;
+        if (destination == DUE_DESTINATION) {
+          if (single) {
+            due.add(timer);
+          } else {
+            due.addRun(slots, slot, runEnd - slot);
+          }
+        } else {
+          Bucket target = buckets[destination];
+          if (single) {
+            target.add(timer);
+          } else {
+            target.addRun(slots, slot, runEnd - slot);
+          }
+          // Moving the base has dropped the earliest tick, so only the level's mark is lowered.
+          int levelBucket = destination - FIRST_LEVEL_BUCKET;
+          Level targetLevel = levels[levelBucket >> levelBits];
+          targetLevel.markOccupied(levelBucket & digitMask);
+          lowerLowWater(targetLevel, earliest, earliestTimer);
+        }
+        // Clears the slots read, except those a run filed back into this bucket now holds.
+        for (int read = Math.max(slot, bucket.end); read < runEnd; read++) {
+          slots[read] = null;
+        }
+        slot = runEnd;
       }
     }
     if (bucket.isEmpty()) {
       bucket.emptied(0);
     }
+  }
+
+  /**
+   * The number of the level bucket a timer swept out of a level goes to, or {@link
+   * #DUE_DESTINATION}: the tick is after the base or at it, and within the levels.
+   */
+  private int destinationOf(long tick) {
+    if (tick == base) {
+      return DUE_DESTINATION;
+    }
+    int level = levelOfHighestBit[63 - Long.numberOfLeadingZeros(tick - base)];
+    return FIRST_LEVEL_BUCKET + (level << levelBits) + digit(tick, level);
   }
 
   /** Makes due every timer of the level-0 bucket of the base: a level-0 bucket holds one tick. */
@@ -727,12 +801,17 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     Bucket bucket = levelZero.buckets[digit];
     CascadeTimer<?>[] slots = bucket.slots;
     int end = bucket.end;
-    DueBucket due = this.due;
-    for (int slot = 0; slot < end; slot++) {
-      CascadeTimer<?> timer = slots[slot];
-      slots[slot] = null;
-      due.add(timer);
+    for (int slot = 0; slot < end; ) {
+      int runEnd = slot;
+      while (runEnd < end && slots[runEnd] != null) {
+        runEnd++;
+      }
+      if (runEnd > slot) {
+        due.addRun(slots, slot, runEnd - slot);
+      }
+      slot = runEnd + 1;
     }
+    Arrays.fill(slots, 0, end, null);
     bucket.emptied(SlotPool.SMALL_CAPACITY);
   }
 
@@ -745,7 +824,8 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     CascadeTimer<?>[] slots = far.slots;
     int end = far.end;
     for (int slot = 0; slot < end; slot++) {
-      long distance = tickOf(slots[slot]) - base;
+      CascadeTimer<?> timer = slots[slot];
+      long distance = timer == null ? 0 : tickOf(timer) - base;
       if (distance != 0) {
         needed = Math.max(needed,
             levelOfHighestBit[63 - Long.numberOfLeadingZeros(distance)] + 1);
@@ -764,8 +844,10 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     farWitness = null;
     for (int slot = 0; slot < end; slot++) {
       CascadeTimer<?> timer = slots[slot];
-      slots[slot] = null;
-      refile(timer);
+      if (timer != null) {
+        slots[slot] = null;
+        refile(timer);
+      }
     }
     far.emptied(0);
   }
@@ -839,11 +921,15 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
         wheelLevel.markEmpty(digit);
         continue;
       }
-      CascadeTimer<?> earliest = bucket.slots[0];
+      // The last slot holds a timer: a bucket drops its trailing holes.
+      CascadeTimer<?> earliest = bucket.slots[bucket.end - 1];
       long earliestTick = tickOf(earliest);
       if (level > 0) {
-        for (int slot = 1; slot < bucket.end; slot++) {
+        for (int slot = 0; slot < bucket.end - 1; slot++) {
           CascadeTimer<?> timer = bucket.slots[slot];
+          if (timer == null) {
+            continue;
+          }
           long tick = tickOf(timer);
           if (Long.compareUnsigned(tick, earliestTick) < 0) {
             earliest = timer;
@@ -862,6 +948,9 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     farWitness = null;
     for (int slot = 0; slot < far.end; slot++) {
       CascadeTimer<?> timer = far.slots[slot];
+      if (timer == null) {
+        continue;
+      }
       long tick = tickOf(timer);
       if (farLowWater == NO_TICK || Long.compareUnsigned(tick, farLowWater) < 0) {
         farLowWater = tick;
@@ -895,8 +984,11 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     CascadeTimer<?>[] slots = bucket.slots;
     int end = bucket.end;
     for (int slot = 0; slot < end; slot++) {
-      slots[slot].position = notPending;
-      slots[slot] = null;
+      CascadeTimer<?> timer = slots[slot];
+      if (timer != null) {
+        timer.position = notPending;
+        slots[slot] = null;
+      }
     }
     bucket.emptied(0);
   }
@@ -909,7 +1001,10 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
 
   private void visit(Bucket bucket, Consumer<? super TimerHandle<T>> action) {
     for (int slot = 0; slot < bucket.end; slot++) {
-      action.accept(timerOf(bucket.slots[slot]));
+      CascadeTimer<?> timer = bucket.slots[slot];
+      if (timer != null) {
+        action.accept(timerOf(timer));
+      }
     }
   }
 

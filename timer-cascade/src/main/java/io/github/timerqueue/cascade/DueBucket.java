@@ -11,49 +11,29 @@ package io.github.timerqueue.cascade;
  * #compactIfSparse}). The firing bucket is never compacted while it fires, so that its front stays
  * where the advance reads it; it holds no more holes than the timers it started firing with.
  */
-final class DueBucket {
+final class DueBucket extends SlotBucket {
   /** Holes tolerated on top of one per live timer before compacting. */
   static final int SLACK = 16;
 
-  /** This bucket's number in positions. */
-  final int number;
-  private final SlotPool pool;
-  CascadeTimer<?>[] slots = SlotPool.NONE;
   /** The first slot that may hold a timer; every slot before it is {@code null}. */
   int first;
-  /** One past the last slot that may hold a timer; every slot from it on is {@code null}. */
-  int end;
-  /** The number of timers, the slots between first and end that are not holes. */
-  int live;
 
   DueBucket(int number, SlotPool pool) {
-    this.number = number;
-    this.pool = pool;
+    super(number, pool);
   }
 
-  boolean isEmpty() {
-    return live == 0;
-  }
-
-  /** Puts a timer after the last, and records its position. */
-  void add(CascadeTimer<?> timer) {
-    if (end == slots.length) {
-      if (live <= slots.length >>> 1 && slots.length > 0) {
-        compact();
-      } else {
-        slots = pool.grown(slots, true);
-      }
+  /**
+   * Makes room after the end for {@code count} timers: compacts if at most half the array holds
+   * timers, and doubles the array (or more) if that leaves too little room.
+   */
+  @Override
+  void makeRoom(int count) {
+    if (live <= slots.length >>> 1 && slots.length > 0) {
+      compact();
     }
-    int slot = end;
-    slots[slot] = timer;
-    end = slot + 1;
-    live++;
-    timer.position = CascadeTimer.position(number, slot);
-  }
-
-  /** Whether {@code slot} holds {@code timer}. */
-  boolean holds(int slot, CascadeTimer<?> timer) {
-    return slot < end && slots[slot] == timer;
+    if (slots.length - end < count) {
+      slots = pool.grown(slots, end + count, true);
+    }
   }
 
   /** Takes the timer out of {@code slot}, leaving a hole. */

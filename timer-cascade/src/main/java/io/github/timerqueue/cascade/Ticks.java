@@ -28,8 +28,13 @@ final class Ticks {
 
   /** The first tick that starts at or after {@code distance}: a deadline rounded up, never early. */
   long ceil(long distance) {
-    long tick = floor(distance);
-    return start(tick) == distance ? tick : tick + 1;
+    // The floor's start never saturates: it is at most the distance. A resolution that is a power
+    // of two needs no multiplication: the distance starts a tick if its low bits are clear.
+    if (shift >= 0) {
+      return (distance >>> shift) + ((distance & (resolution - 1)) == 0 ? 0 : 1);
+    }
+    long tick = Long.divideUnsigned(distance, resolution);
+    return tick * resolution == distance ? tick : tick + 1;
   }
 
   /** The distance at which {@code tick} starts, saturating at the end of the clock's range. */

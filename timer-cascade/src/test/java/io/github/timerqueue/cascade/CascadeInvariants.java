@@ -13,11 +13,12 @@ import java.util.function.Supplier;
  *   <li>Exactly the first {@code levelCount} levels exist, and no more than 64 bits need; the
  *       directory of buckets maps each number to the bucket of that number.
  *   <li>Every pending timer is in exactly one slot, and its position names that bucket and slot;
- *       their number is {@code size()}. Level and far buckets hold timers in slots {@code 0} to
- *       {@code end - 1} and nothing after; due buckets hold {@code live} timers between {@code
- *       first} and {@code end}, and nothing outside.
- *   <li>No bucket holds more cancelled slots than its bound: none in a level or far bucket, at most
- *       one per live timer plus {@link DueBucket#SLACK} in the due bucket.
+ *       their number is {@code size()}. Level and far buckets hold {@code live} timers in slots
+ *       {@code 0} to {@code end - 1}, the last of which holds one, and nothing after; due buckets
+ *       hold {@code live} timers between {@code first} and {@code end}, and nothing outside.
+ *   <li>No bucket holds more cancelled slots (holes) than its bound: three per live timer plus
+ *       {@link Bucket#SLACK} in a level or far bucket, one per live timer plus {@link
+ *       DueBucket#SLACK} in the due bucket.
  *   <li>A timer in bucket {@code d} of level {@code L} has level-{@code L} digit {@code d}, and its
  *       level-{@code L} group is one of the 2<sup>bits</sup> groups after the base's own.
  *   <li>A timer in the far bucket lies beyond the last level's group of the base.
@@ -58,6 +59,9 @@ final class CascadeInvariants {
     int farShift = queue.levelCount * bits;
     for (int slot = 0; slot < queue.far.end; slot++) {
       CascadeTimer<?> timer = queue.far.slots[slot];
+      if (timer == null) {
+        continue;
+      }
       long tick = queue.tickOf(timer);
       Supplier<String> at = () -> "timer at tick " + Long.toUnsignedString(tick)
           + " in the far bucket, base " + Long.toUnsignedString(base) + ", " + queue.levelCount
@@ -113,6 +117,9 @@ final class CascadeInvariants {
         () -> "level " + level + " bucket " + digit + " holds timers but its bit is clear");
     for (int slot = 0; slot < bucket.end; slot++) {
       CascadeTimer<?> timer = bucket.slots[slot];
+      if (timer == null) {
+        continue;
+      }
       long tick = queue.tickOf(timer);
       Supplier<String> at = () -> "timer at tick " + Long.toUnsignedString(tick)
           + " in level " + level + " bucket " + digit + ", base " + Long.toUnsignedString(base);
@@ -138,7 +145,11 @@ final class CascadeInvariants {
     require(!timer.isPending(), "isPending");
   }
 
-  /** Walks an unordered bucket: every slot before its end holds a timer that knows its place. */
+  /**
+   * Walks an unordered bucket: every slot before its end holds a timer that knows its place or is
+   * a hole, the last one holds a timer, the holes are within their bound and nothing lies after
+   * the end.
+   */
   private static int walk(
       CascadeTimerQueue<?> queue, Bucket bucket, Set<CascadeTimer<?>> seen, Supplier<String> name) {
     require(bucket.end >= 0 && bucket.end <= bucket.slots.length, () -> name.get() + ": end");
@@ -146,10 +157,22 @@ final class CascadeInvariants {
       int index = slot;
       require(bucket.slots[slot] == null, () -> name.get() + ": slot " + index + " after the end");
     }
+    int live = 0;
     for (int slot = 0; slot < bucket.end; slot++) {
-      checkSlot(queue, bucket.slots[slot], bucket.number, slot, seen, name);
+      if (bucket.slots[slot] != null) {
+        checkSlot(queue, bucket.slots[slot], bucket.number, slot, seen, name);
+        live++;
+      }
     }
-    return bucket.end;
+    int counted = live;
+    require(counted == bucket.live, () -> name.get() + ": " + counted + " timers, live says "
+        + bucket.live);
+    require(bucket.end == 0 || bucket.slots[bucket.end - 1] != null,
+        () -> name.get() + ": a hole in the last slot before the end, " + (bucket.end - 1));
+    int holes = bucket.end - live;
+    require(holes <= 3 * live + Bucket.SLACK,
+        () -> name.get() + ": " + holes + " holes for " + counted + " timers");
+    return live;
   }
 
   private static void walk(

@@ -23,11 +23,24 @@ class CascadeStorageTest {
     return (CascadeTimer<Integer>) handle;
   }
 
-  @Test
-  void cancellingMovesTheLastTimerOfTheBucketIntoTheFreedSlot() {
+  /**
+   * A queue of 256-bucket levels whose clock is at 1, holding one timer at {@code far}, which made
+   * the sweep of the far bucket create the levels up to it.
+   */
+  private static CascadeTimerQueue<Integer> levelsUpTo(long far) {
     CascadeTimerQueue<Integer> queue = new CascadeTimerQueue<>(TimerConfig.defaults(), 8);
-    queue.schedule(1 << 20, -1);
+    queue.schedule(far, -1);
     queue.advance(1, timer -> {});
+    return queue;
+  }
+
+  /**
+   * Cancelling empties the timer's slot and moves no other timer; the end of the bucket moves back
+   * over holes to the last timer when that one is cancelled.
+   */
+  @Test
+  void cancellingLeavesAHoleAndMovesNoOtherTimer() {
+    CascadeTimerQueue<Integer> queue = levelsUpTo(1 << 20);
     List<TimerHandle<Integer>> timers = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       timers.add(queue.schedule(300 + i, i));
@@ -37,22 +50,85 @@ class CascadeStorageTest {
 
     queue.cancel(timers.get(1));
 
-    assertThat(bucket.end).isEqualTo(4);
-    assertThat(bucket.slots[1]).isSameAs(timers.get(4));
-    assertThat(timer(timers.get(4)).position).isEqualTo(CascadeTimer.position(bucket.number, 1));
+    assertThat(bucket.end).isEqualTo(5);
+    assertThat(bucket.live).isEqualTo(4);
+    assertThat(bucket.slots[1]).isNull();
+    for (int i : new int[] {0, 2, 3, 4}) {
+      assertThat(bucket.slots[i]).isSameAs(timers.get(i));
+      assertThat(timer(timers.get(i)).position).isEqualTo(CascadeTimer.position(bucket.number, i));
+    }
     CascadeInvariants.checkNotPending(queue, timer(timers.get(1)));
+    CascadeInvariants.check(queue);
+
+    queue.cancel(timers.get(4));
+    assertThat(bucket.end).isEqualTo(4);
+    queue.cancel(timers.get(2));
+    queue.cancel(timers.get(3));
+    assertThat(bucket.end).as("back over the holes to the timer in slot 0").isEqualTo(1);
+    assertThat(bucket.live).isEqualTo(1);
+    CascadeInvariants.check(queue);
+
+    TimerHandle<Integer> added = queue.schedule(310, 10);
+    assertThat(timer(added).position).isEqualTo(CascadeTimer.position(bucket.number, 1));
     CascadeInvariants.check(queue);
   }
 
   /**
-   * However timers are cancelled, a level or far bucket holds no hole, and its array is at most
-   * four times larger than its timers once it is above the size that is never shrunk.
+   * An add that finds the array full compacts the bucket instead of growing it when holes fill a
+   * 64th of it or more, moving only timers from beyond the slots the timers will fill, so a bucket
+   * whose timers come and go keeps its array; with fewer holes it grows.
+   */
+  @Test
+  void aFullBucketHalfHolesCompactsInsteadOfGrowing() {
+    CascadeTimerQueue<Integer> queue = levelsUpTo(1 << 20);
+    List<TimerHandle<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < 64; i++) {
+      timers.add(queue.schedule(300 + i % 7, i));
+    }
+    Bucket bucket = queue.levels[1].buckets[1];
+    CascadeTimer<?>[] array = bucket.slots;
+    assertThat(array).hasSize(64);
+    for (int i = 0; i < 64; i += 2) {
+      queue.cancel(timers.get(i));
+    }
+    assertThat(bucket.end).isEqualTo(64);
+
+    TimerHandle<Integer> added = queue.schedule(301, 64);
+
+    assertThat(bucket.slots).isSameAs(array);
+    assertThat(bucket.end).isEqualTo(33);
+    assertThat(bucket.live).isEqualTo(33);
+    assertThat(timer(added).position).isEqualTo(CascadeTimer.position(bucket.number, 32));
+    for (int i = 1; i < 32; i += 2) {
+      assertThat(timer(timers.get(i)).position).as("timer %d stays", i)
+          .isEqualTo(CascadeTimer.position(bucket.number, i));
+    }
+    for (int i = 33; i < 64; i += 2) {
+      assertThat(timer(timers.get(i)).position).as("timer %d fills the hole of timer %d", i, 63 - i)
+          .isEqualTo(CascadeTimer.position(bucket.number, 63 - i));
+    }
+    CascadeInvariants.check(queue);
+
+    for (int i = 33; i < 128; i++) {
+      timers.add(queue.schedule(302, 100 + i));
+    }
+    assertThat(bucket.slots).hasSize(128);
+    assertThat(bucket.end).isEqualTo(128);
+    queue.cancel(timers.get(1));
+    queue.schedule(303, 200);
+    assertThat(bucket.slots).as("one hole is less than a 64th of 128 slots").hasSize(256);
+    assertThat(bucket.slots[1]).isNull();
+    CascadeInvariants.check(queue);
+  }
+
+  /**
+   * However timers are cancelled, a level or far bucket holds at most three holes per timer plus
+   * {@link Bucket#SLACK}, and its array is at most four times larger than the slots up to its end
+   * once it is above the size that is never shrunk.
    */
   @Test
   void cancelledSlotsNeverAccumulateAndArraysShrinkWithTheirTimers() {
-    CascadeTimerQueue<Integer> queue = new CascadeTimerQueue<>(TimerConfig.defaults(), 8);
-    queue.schedule(1L << 40, -1);
-    queue.advance(1, timer -> {});
+    CascadeTimerQueue<Integer> queue = levelsUpTo(1L << 40);
     List<TimerHandle<Integer>> timers = new ArrayList<>();
     for (int i = 0; i < 100_000; i++) {
       timers.add(queue.schedule(70_000 + i % 7, i));
@@ -63,17 +139,55 @@ class CascadeStorageTest {
     while (timers.size() > 10) {
       TimerHandle<Integer> victim = timers.remove(random.nextInt(timers.size()));
       assertThat(queue.cancel(victim)).isTrue();
-      assertThat(bucket.slots.length).as("capacity for %d timers", bucket.end)
+      assertThat(bucket.live).isEqualTo(timers.size());
+      assertThat(bucket.end - bucket.live).as("holes for %d timers", bucket.live)
+          .isLessThanOrEqualTo(3 * bucket.live + Bucket.SLACK);
+      assertThat(bucket.slots.length).as("capacity for %d slots", bucket.end)
           .isLessThanOrEqualTo(Math.max(SlotPool.KEPT_CAPACITY, 4 * (bucket.end + 1)));
       if (timers.size() % 9_999 == 0) {
         CascadeInvariants.check(queue);
       }
     }
-    assertThat(bucket.end).isEqualTo(10);
+    assertThat(bucket.live).isEqualTo(10);
+    assertThat(bucket.end).isLessThanOrEqualTo(4 * 10 + Bucket.SLACK);
     assertThat(queue.pool.heldSlots()).isLessThanOrEqualTo(
         SlotPool.OWNED_SLOTS_PER_TIMER * (long) queue.size() + SlotPool.SPARE_SLOTS);
     assertThat(queue.pool.ownedSlots()).isEqualTo(slotsInBuckets(queue) + queue.pool.heldSlots());
     CascadeInvariants.check(queue);
+  }
+
+  /**
+   * A sweep moves timers in runs: a run grows an empty bucket to its size in one step, and a run
+   * filed back into the bucket being swept lands in slots already read.
+   */
+  @Test
+  void aRunIsCopiedInOneStepEvenOntoTheSlotsItCameFrom() {
+    CascadeTimerQueue<Integer> queue = new CascadeTimerQueue<>(TimerConfig.defaults(), 8);
+    CascadeTimer<?>[] source = new CascadeTimer<?>[100];
+    for (int i = 0; i < source.length; i++) {
+      source[i] = new CascadeTimer<>(i, queue.notPendingPosition());
+    }
+    Bucket target = new Bucket(7, queue.pool);
+
+    target.addRun(source, 0, 100);
+
+    assertThat(target.slots).hasSize(128);
+    assertThat(target.end).isEqualTo(100);
+    assertThat(target.live).isEqualTo(100);
+    for (int i = 0; i < 100; i++) {
+      assertThat(target.slots[i]).isSameAs(source[i]);
+      assertThat(source[i].position).isEqualTo(CascadeTimer.position(7, i));
+    }
+
+    // As a sweep does: the bucket is emptied, then timers it read are filed back into it.
+    target.end = 0;
+    target.live = 0;
+    target.addRun(target.slots, 40, 30);
+    assertThat(target.end).isEqualTo(30);
+    for (int i = 0; i < 30; i++) {
+      assertThat(target.slots[i]).isSameAs(source[40 + i]);
+      assertThat(source[40 + i].position).isEqualTo(CascadeTimer.position(7, i));
+    }
   }
 
   /** The due bucket keeps order, so cancelling leaves holes; they never outgrow its timers. */
@@ -126,9 +240,7 @@ class CascadeStorageTest {
    */
   @Test
   void bucketsFilledAgainSoonKeepTheirArrays() {
-    CascadeTimerQueue<Integer> queue = new CascadeTimerQueue<>(TimerConfig.defaults(), 8);
-    queue.schedule(1 << 20, -1);
-    queue.advance(1, timer -> {});
+    CascadeTimerQueue<Integer> queue = levelsUpTo(1 << 20);
     for (int i = 0; i < 5; i++) {
       queue.schedule(10, i);
     }
