@@ -2,7 +2,7 @@ package com.example.sortedlist;
 
 import io.github.timerqueue.TimerConfig;
 import io.github.timerqueue.TimerHandle;
-import io.github.timerqueue.TimerQueue;
+import io.github.timerqueue.spi.AbstractTimerQueue;
 import io.github.timerqueue.spi.TimerQueueChecks;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -15,9 +15,12 @@ import java.util.function.Consumer;
  * A third party's strategy, as small as the contract allows: the pending timers in one list sorted
  * by deadline, then by arming order. Exact; {@code schedule}, {@code cancel} and {@code reschedule}
  * cost {@code O(n)}. It exists to show, in timer-conformance's own tests, that a strategy written
- * outside this project is certified by README's "Certify your own strategy" alone.
+ * outside this project is certified by README's "Certify your own strategy" alone. {@link
+ * AbstractTimerQueue} writes {@code schedule}, {@code cancel} and {@code reschedule} from its
+ * {@code newTimer}, {@code ownedOrNull}, {@code arm} and {@code remove}.
  */
-final class SortedListTimerQueue<T> implements TimerQueue<T> {
+final class SortedListTimerQueue<T>
+    extends AbstractTimerQueue<T, SortedListTimerQueue.Timer<T>> {
   /*
    * A timer's key is the unsigned distance of its deadline from the start time (a deadline in the
    * past counts as now), as the contract measures time. Keys order the list; ties go to the older
@@ -49,29 +52,9 @@ final class SortedListTimerQueue<T> implements TimerQueue<T> {
   }
 
   @Override
-  public TimerHandle<T> schedule(long deadline, T payload) {
-    Timer<T> timer = new Timer<>(this, Objects.requireNonNull(payload, "payload"));
-    arm(timer, deadline);
-    return timer;
-  }
-
-  @Override
   public TimerHandle<T> scheduleWithin(long earliest, long latest, T payload) {
     TimerQueueChecks.checkRange(earliest, latest);
     return schedule(earliest, payload);
-  }
-
-  @Override
-  public boolean cancel(TimerHandle<T> timer) {
-    return detach(own(timer));
-  }
-
-  @Override
-  public boolean reschedule(TimerHandle<T> timer, long deadline) {
-    Timer<T> owned = own(timer);
-    boolean wasPending = detach(owned);
-    arm(owned, deadline);
-    return wasPending;
   }
 
   @Override
@@ -144,17 +127,18 @@ final class SortedListTimerQueue<T> implements TimerQueue<T> {
     }
   }
 
-  private Timer<T> own(TimerHandle<T> timer) {
-    Objects.requireNonNull(timer, "timer");
-    if (timer instanceof Timer<?> candidate && candidate.queue == this) {
-      @SuppressWarnings("unchecked")
-      Timer<T> owned = (Timer<T>) candidate;
-      return owned;
-    }
-    throw TimerQueueChecks.foreignHandle(timer);
+  @Override
+  protected Timer<T> newTimer(T payload) {
+    return new Timer<>(this, payload);
   }
 
-  private void arm(Timer<T> timer, long deadline) {
+  @Override
+  protected Timer<T> ownedOrNull(TimerHandle<T> timer) {
+    return timer instanceof Timer<T> owned && owned.queue == this ? owned : null;
+  }
+
+  @Override
+  protected void arm(Timer<T> timer, long deadline) {
     long key = elapsed + Math.max(0, deadline - now);
     timer.key = Long.compareUnsigned(key, elapsed) < 0 ? -1L : key; // past the end of the clock
     timer.deadline = deadline;
@@ -163,13 +147,10 @@ final class SortedListTimerQueue<T> implements TimerQueue<T> {
     pending.add(-1 - indexOf(timer), timer);
   }
 
-  private boolean detach(Timer<T> timer) {
-    if (!timer.pending) {
-      return false;
-    }
+  @Override
+  protected void remove(Timer<T> timer) {
     pending.remove(indexOf(timer));
     timer.pending = false;
-    return true;
   }
 
   /** The timer's index if it is in the list, else {@code -1 - } the index where it belongs. */
@@ -178,7 +159,7 @@ final class SortedListTimerQueue<T> implements TimerQueue<T> {
   }
 
   /** A timer of this queue: its handle and its list entry. */
-  private static final class Timer<T> implements TimerHandle<T> {
+  static final class Timer<T> implements TimerHandle<T> {
     final SortedListTimerQueue<T> queue;
     final T payload;
     long deadline;

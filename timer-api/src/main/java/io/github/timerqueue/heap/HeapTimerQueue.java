@@ -2,7 +2,7 @@ package io.github.timerqueue.heap;
 
 import io.github.timerqueue.TimerConfig;
 import io.github.timerqueue.TimerHandle;
-import io.github.timerqueue.TimerQueue;
+import io.github.timerqueue.spi.AbstractTimerQueue;
 import io.github.timerqueue.spi.TimerQueueChecks;
 import java.util.Arrays;
 import java.util.Objects;
@@ -39,7 +39,7 @@ import java.util.function.Consumer;
  * that was due when the advance began, and the advance stops at the first due timer whose sequence
  * is not older than the advance.
  */
-final class HeapTimerQueue<T> implements TimerQueue<T> {
+final class HeapTimerQueue<T> extends AbstractTimerQueue<T, HeapTimer<T>> {
   private static final int ARITY_SHIFT = 2;
   private static final int INITIAL_CAPACITY = 16;
 
@@ -72,13 +72,6 @@ final class HeapTimerQueue<T> implements TimerQueue<T> {
     return now;
   }
 
-  @Override
-  public TimerHandle<T> schedule(long deadline, T payload) {
-    HeapTimer<T> timer = new HeapTimer<>(this, Objects.requireNonNull(payload, "payload"));
-    arm(timer, deadline);
-    return timer;
-  }
-
   /**
    * {@inheritDoc}
    *
@@ -90,14 +83,12 @@ final class HeapTimerQueue<T> implements TimerQueue<T> {
     return schedule(earliest, payload);
   }
 
-  @Override
-  public boolean cancel(TimerHandle<T> timer) {
-    HeapTimer<T> owned = own(timer);
-    boolean wasPending = detach(owned);
-    owned.index = HeapTimer.NOT_PENDING;
-    return wasPending;
-  }
-
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A pending timer is moved within the heap, sifted up or down from where it is, rather than
+   * removed and pushed again.
+   */
   @Override
   public boolean reschedule(TimerHandle<T> timer, long deadline) {
     HeapTimer<T> owned = own(timer);
@@ -205,27 +196,27 @@ final class HeapTimerQueue<T> implements TimerQueue<T> {
     return "HeapTimerQueue{now=" + now + ", size=" + size() + "}";
   }
 
-  private HeapTimer<T> own(TimerHandle<T> timer) {
-    Objects.requireNonNull(timer, "timer");
-    if (timer instanceof HeapTimer<T> owned && owned.queue == this) {
-      return owned;
-    }
-    throw TimerQueueChecks.foreignHandle(timer);
+  @Override
+  protected HeapTimer<T> newTimer(T payload) {
+    return new HeapTimer<>(this, payload);
   }
 
-  private void arm(HeapTimer<T> timer, long deadline) {
+  @Override
+  protected HeapTimer<T> ownedOrNull(TimerHandle<T> timer) {
+    return timer instanceof HeapTimer<T> owned && owned.queue == this ? owned : null;
+  }
+
+  @Override
+  protected void arm(HeapTimer<T> timer, long deadline) {
     timer.setDeadline(deadline);
     timer.sequence = nextSequence++;
     push(timer, flippedKey(deadline));
   }
 
-  /** Takes a pending timer out of the heap; returns whether it was pending. */
-  private boolean detach(HeapTimer<T> timer) {
-    if (timer.index >= 0) {
-      removeAt(timer.index);
-      return true;
-    }
-    return false;
+  @Override
+  protected void remove(HeapTimer<T> timer) {
+    removeAt(timer.index);
+    timer.index = HeapTimer.NOT_PENDING;
   }
 
   /**

@@ -2,7 +2,7 @@ package io.github.timerqueue.cascade;
 
 import io.github.timerqueue.TimerConfig;
 import io.github.timerqueue.TimerHandle;
-import io.github.timerqueue.TimerQueue;
+import io.github.timerqueue.spi.AbstractTimerQueue;
 import io.github.timerqueue.spi.TimerQueueChecks;
 import java.util.Arrays;
 import java.util.Objects;
@@ -123,7 +123,7 @@ import java.util.function.Consumer;
  *       bucket; a deadline in the past, or more than {@code Long.MAX_VALUE} ahead, is due now.
  * </ul>
  */
-final class CascadeTimerQueue<T> implements TimerQueue<T> {
+final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> {
   /*
    * Layout. A timer is a 32-byte handle (payload, deadline, position) and one 4-byte slot in a
    * bucket's array; no list links, no back reference to the queue, no stored tick.
@@ -251,15 +251,6 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     return now;
   }
 
-  @Override
-  public TimerHandle<T> schedule(long deadline, T payload) {
-    CascadeTimer<T> timer =
-        new CascadeTimer<>(Objects.requireNonNull(payload, "payload"), notPending);
-    arm(timer, deadline);
-    size++;
-    return timer;
-  }
-
   /**
    * {@inheritDoc}
    *
@@ -300,7 +291,7 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
       tick = firstTick;
       chosenKey = latestKey;
     }
-    CascadeTimer<T> timer = new CascadeTimer<>(payload, notPending);
+    CascadeTimer<T> timer = newTimer(payload);
     // The deadline's key is chosenKey, whose tick (Ticks.tickOf) is the tick chosen.
     timer.setDeadline(now + (chosenKey - elapsed));
     file(timer, tick);
@@ -319,33 +310,6 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
     int zeroDigits = highestDifferentBit / levelBits;
     long unitMask = (1L << (zeroDigits * levelBits)) - 1;
     return ((first - 1) | unitMask) + 1;
-  }
-
-  @Override
-  public boolean cancel(TimerHandle<T> timer) {
-    CascadeTimer<T> owned = own(timer);
-    long position = owned.position;
-    if (position < 0) {
-      return false;
-    }
-    takeOut(position);
-    owned.position = notPending;
-    size--;
-    return true;
-  }
-
-  @Override
-  public boolean reschedule(TimerHandle<T> timer, long deadline) {
-    CascadeTimer<T> owned = own(timer);
-    long position = owned.position;
-    boolean wasPending = position >= 0;
-    if (wasPending) {
-      takeOut(position);
-    } else {
-      size++;
-    }
-    arm(owned, deadline);
-    return wasPending;
   }
 
   @Override
@@ -494,12 +458,22 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
    * Returns the handle as this queue's timer, or throws if another queue created it: a pending
    * timer must be in the slot its position names, any other must carry this queue's number.
    */
-  private CascadeTimer<T> own(TimerHandle<T> timer) {
-    Objects.requireNonNull(timer, "timer");
-    if (timer instanceof CascadeTimer<T> owned && owns(owned.position, owned)) {
-      return owned;
-    }
-    throw TimerQueueChecks.foreignHandle(timer);
+  @Override
+  protected CascadeTimer<T> ownedOrNull(TimerHandle<T> timer) {
+    return timer instanceof CascadeTimer<T> owned && owns(owned.position, owned) ? owned : null;
+  }
+
+  @Override
+  protected CascadeTimer<T> newTimer(T payload) {
+    return new CascadeTimer<>(payload, notPending);
+  }
+
+  /** Takes a pending timer out of its bucket and slot; it is then not pending. */
+  @Override
+  protected void remove(CascadeTimer<T> timer) {
+    takeOut(timer.position);
+    timer.position = notPending;
+    size--;
   }
 
   /** Whether a handle of this queue has {@code position}: its slot holds it, or its number. */
@@ -581,7 +555,9 @@ final class CascadeTimerQueue<T> implements TimerQueue<T> {
   }
 
   /** Arms a timer that is in no bucket: into the due bucket if its deadline is due, else filed. */
-  private void arm(CascadeTimer<T> timer, long deadline) {
+  @Override
+  protected void arm(CascadeTimer<T> timer, long deadline) {
+    size++;
     timer.setDeadline(deadline);
     long distance = deadline - now;
     if (distance <= 0) {

@@ -2,7 +2,7 @@ package io.github.timerqueue.hitime;
 
 import io.github.timerqueue.TimerConfig;
 import io.github.timerqueue.TimerHandle;
-import io.github.timerqueue.TimerQueue;
+import io.github.timerqueue.spi.AbstractTimerQueue;
 import io.github.timerqueue.spi.TimerQueueChecks;
 import java.util.Arrays;
 import java.util.Objects;
@@ -98,7 +98,7 @@ import java.util.function.Consumer;
  *       class body).
  * </ul>
  */
-final class HiTimeTimerQueue<T> implements TimerQueue<T> {
+final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
   /*
    * Implementation notes: the layout, and the cache lines each operation touches.
    *
@@ -210,13 +210,6 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
     return now;
   }
 
-  @Override
-  public TimerHandle<T> schedule(long deadline, T payload) {
-    HiTimeTimer<T> timer = new HiTimeTimer<>(this, Objects.requireNonNull(payload, "payload"));
-    arm(timer, deadline);
-    return timer;
-  }
-
   /**
    * {@inheritDoc}
    *
@@ -235,7 +228,7 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
   public TimerHandle<T> scheduleWithin(long earliest, long latest, T payload) {
     Objects.requireNonNull(payload, "payload");
     TimerQueueChecks.checkRange(earliest, latest);
-    HiTimeTimer<T> timer = new HiTimeTimer<>(this, payload);
+    HiTimeTimer<T> timer = newTimer(payload);
     long earliestDistance = earliest - now;
     if (earliestDistance <= 0) {
       arm(timer, earliest);
@@ -270,21 +263,6 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
     bucketAhead(tick).append(timer);
     size++;
     return timer;
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * <p>Clears the timer's slot; {@code O(1)} amortized (see the class notes on compaction).
-   */
-  @Override
-  public boolean cancel(TimerHandle<T> timer) {
-    HiTimeTimer<T> owned = own(timer);
-    if (owned.slot < 0) {
-      return false;
-    }
-    detach(owned);
-    return true;
   }
 
   /**
@@ -428,7 +406,7 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
     for (int left = size; left > 0 && size > 0; left--) {
       TimerBucket<T> bucket = due.isEmpty() ? bins[Long.numberOfTrailingZeros(occupied)] : due;
       HiTimeTimer<T> timer = bucket.first();
-      detach(timer);
+      remove(timer);
       drained++;
       sink.accept(timer);
     }
@@ -451,12 +429,14 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
     return "HiTimeTimerQueue{now=" + now + ", size=" + size + "}";
   }
 
-  private HiTimeTimer<T> own(TimerHandle<T> timer) {
-    Objects.requireNonNull(timer, "timer");
-    if (timer instanceof HiTimeTimer<T> owned && owned.queue == this) {
-      return owned;
-    }
-    throw TimerQueueChecks.foreignHandle(timer);
+  @Override
+  protected HiTimeTimer<T> newTimer(T payload) {
+    return new HiTimeTimer<>(this, payload);
+  }
+
+  @Override
+  protected HiTimeTimer<T> ownedOrNull(TimerHandle<T> timer) {
+    return timer instanceof HiTimeTimer<T> owned && owned.queue == this ? owned : null;
   }
 
   /** Lets go of the arrays of the empty buckets, and of those kept for reuse. */
@@ -472,7 +452,8 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
   }
 
   /** Gives a timer that is not pending its deadline and files it where that deadline puts it. */
-  private void arm(HiTimeTimer<T> timer, long deadline) {
+  @Override
+  protected void arm(HiTimeTimer<T> timer, long deadline) {
     timer.setDeadline(deadline);
     bucketFor(deadline).append(timer);
     size++;
@@ -493,8 +474,12 @@ final class HiTimeTimerQueue<T> implements TimerQueue<T> {
     return tick == nowTick ? due : binOf(tick);
   }
 
-  /** Takes a pending timer out of whichever bucket holds it. */
-  private void detach(HiTimeTimer<T> timer) {
+  /**
+   * Takes a pending timer out of whichever bucket holds it: clears its slot, {@code O(1)}
+   * amortized (see the class notes on compaction). What {@code cancel} does.
+   */
+  @Override
+  protected void remove(HiTimeTimer<T> timer) {
     TimerBucket<T> bucket = bucketOf(timer);
     int slot = timer.slot;
     timer.slot = HiTimeTimer.NOT_PENDING;

@@ -2,7 +2,7 @@ package io.github.timerqueue.lawn;
 
 import io.github.timerqueue.TimerConfig;
 import io.github.timerqueue.TimerHandle;
-import io.github.timerqueue.TimerQueue;
+import io.github.timerqueue.spi.AbstractTimerQueue;
 import io.github.timerqueue.spi.TimerQueueChecks;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -162,7 +162,7 @@ import java.util.function.Consumer;
  * turn keeps the last queue it was in reachable, for the queue that owns it; an emptied queue
  * that is not kept as a spare first lets go of its slots.
  */
-final class LawnTimerQueue<T> implements TimerQueue<T> {
+final class LawnTimerQueue<T> extends AbstractTimerQueue<T, LawnTimer<T>> {
   /** How many emptied queue objects are kept for reuse. */
   static final int SPARE_QUEUES = 64;
   /**
@@ -238,20 +238,6 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
   /**
    * {@inheritDoc}
    *
-   * <p>Appends the timer to the queue of its TTL: {@code O(1)} expected, {@code O(log Q)} if no
-   * pending timer has that TTL yet.
-   */
-  @Override
-  public TimerHandle<T> schedule(long deadline, T payload) {
-    LawnTimer<T> timer = new LawnTimer<>(armedDue, Objects.requireNonNull(payload, "payload"));
-    arm(timer, deadline);
-    size++;
-    return timer;
-  }
-
-  /**
-   * {@inheritDoc}
-   *
    * <p>The lawn is cheapest when TTLs are few, so the timer joins an existing queue when one
    * expires within the range for a timer armed now: the one with the smallest such TTL, found by
    * probing the map for each TTL of the range or by scanning the queues, whichever is shorter
@@ -278,52 +264,11 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     long highest = ttlOf(latest - now);
     TtlQueue<T> existing = queueWithTtlBetween(lowest, highest);
     long ttl = existing != null ? existing.ttl : roundestBetween(lowest, highest);
-    LawnTimer<T> timer = new LawnTimer<>(armedDue, payload);
+    LawnTimer<T> timer = newTimer(payload);
     timer.setDeadline(deadlineOf(ttl, latest));
     enqueue(timer, ttl);
     size++;
     return timer;
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * <p>{@code O(1)}; {@code O(log Q)} when the timer was the head of its queue.
-   */
-  @Override
-  public boolean cancel(TimerHandle<T> timer) {
-    LawnTimer<T> owned = own(timer);
-    if (!owned.isPending()) {
-      return false;
-    }
-    size--;
-    TimerRing<T> ring = owned.ring;
-    if (ring.remove(owned)) {
-      firstLeft(ring);
-    }
-    return true;
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * <p>The timer leaves its queue and joins the tail of its new TTL's queue, as {@code cancel} then
-   * {@code schedule} would, without allocating.
-   */
-  @Override
-  public boolean reschedule(TimerHandle<T> timer, long deadline) {
-    LawnTimer<T> owned = own(timer);
-    boolean wasPending = owned.isPending();
-    if (!wasPending) {
-      size++;
-    } else {
-      TimerRing<T> ring = owned.ring;
-      if (ring.remove(owned)) {
-        firstLeft(ring);
-      }
-    }
-    arm(owned, deadline);
-    return wasPending;
   }
 
   /**
@@ -491,20 +436,38 @@ final class LawnTimerQueue<T> implements TimerQueue<T> {
     return -1L;
   }
 
-  private LawnTimer<T> own(TimerHandle<T> timer) {
-    Objects.requireNonNull(timer, "timer");
-    if (timer instanceof LawnTimer<T> owned && owned.ring.owner == this) {
-      return owned;
+  @Override
+  protected LawnTimer<T> newTimer(T payload) {
+    return new LawnTimer<>(armedDue, payload);
+  }
+
+  @Override
+  protected LawnTimer<T> ownedOrNull(TimerHandle<T> timer) {
+    return timer instanceof LawnTimer<T> owned && owned.ring.owner == this ? owned : null;
+  }
+
+  /**
+   * Takes a pending timer out of its queue: {@code O(1)}, {@code O(log Q)} when it was the head of
+   * its queue. What {@code cancel} does, and {@code reschedule} before it arms the timer again at
+   * the tail of its new TTL's queue.
+   */
+  @Override
+  protected void remove(LawnTimer<T> timer) {
+    size--;
+    TimerRing<T> ring = timer.ring;
+    if (ring.remove(timer)) {
+      firstLeft(ring);
     }
-    throw TimerQueueChecks.foreignHandle(timer);
   }
 
   /**
    * Puts a timer that is in no ring in the queue of its deadline's TTL. The common case, a deadline
    * ahead whose TTL has a queue, is kept short enough to be inlined into the callers; the rest is
-   * {@link #enqueue}.
+   * {@link #enqueue}. {@code O(1)} expected, {@code O(log Q)} if no pending timer has that TTL yet.
    */
-  private void arm(LawnTimer<T> timer, long deadline) {
+  @Override
+  protected void arm(LawnTimer<T> timer, long deadline) {
+    size++;
     timer.setDeadline(deadline);
     long distance = deadline - now;
     if (distance > 0) {

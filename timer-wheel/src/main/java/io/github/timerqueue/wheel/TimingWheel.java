@@ -167,6 +167,10 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    *   of level 0 (one key) or a coarse slot is due whole, so when nothing is due yet its bucket
    *   becomes the due bucket (pass): its timers are not moved at all between being filed in
    *   level 0 and being handed out.
+   *
+   * Unlike the other strategies, this class writes schedule, cancel and reschedule itself rather
+   * than extending AbstractTimerQueue: it is public API, and that skeleton's type parameter would
+   * put the package-private WheelTimer into its public signature and its protected methods.
    */
 
   /** The option that sets the level sizes in bits: {@value}. */
