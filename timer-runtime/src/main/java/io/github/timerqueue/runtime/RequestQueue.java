@@ -115,11 +115,6 @@ final class RequestQueue {
     return true;
   }
 
-  /** Whether no request is queued or being offered in {@code lane}; consumer only. */
-  boolean isEmpty(int lane) {
-    return lanes[lane].isEmpty();
-  }
-
   private void moveToNextLane() {
     burst = 0;
     current = (current + 1) & laneMask;

@@ -26,10 +26,6 @@ final class ThrottledEvent extends Event {
   int lane;
 
   @Label("Lane Share")
-  @Description("How many requests and due timers the lane may have out of its own part")
+  @Description("How many requests and due timers the lane may have out")
   long laneShare;
-
-  @Label("Shared Part")
-  @Description("How many requests and due timers the lanes whose own parts are out share")
-  long sharedPart;
 }

@@ -131,8 +131,8 @@ final class TimerEntry extends Request implements Timeout, Runnable {
   @Override
   public boolean reschedule(long delay, TimeUnit unit) {
     Objects.requireNonNull(unit, "unit");
-    int permit = service.loop.acquirePermit(unit.toNanos(delay));
-    return rearmAt(service.deadlineAfter(delay, unit, permit), permit);
+    long deadline = service.deadlineAfter(delay, unit);
+    return rearmAt(deadline, service.loop.permitFor(unit.toNanos(delay)));
   }
 
   @Override
@@ -179,7 +179,7 @@ final class TimerEntry extends Request implements Timeout, Runnable {
 
   /**
    * Arms an entry that no other thread can see yet; the caller then returns it. {@code permit} is
-   * the backlog permit the calling thread took for it ({@link TimerLoop#acquirePermit}), which goes
+   * the backlog permit the calling thread took for it ({@link TimerLoop#permitFor}), which goes
    * with the request, or -1.
    */
   void armFirst(long deadline, int permit) {
@@ -190,20 +190,19 @@ final class TimerEntry extends Request implements Timeout, Runnable {
       throw e;
     }
     DEADLINE.set(this, deadline);
-    PERMIT.set(this, TimerLoop.held(permit));
+    PERMIT.set(this, permit);
     long arming = VERSION_UNIT | PENDING;
     // No other thread sees the entry before the offer, whose exchange publishes these stores and
     // orders the reads of the service's state that follow it: a release store is enough.
     STAMP.setRelease(this, arming | QUEUED);
     service.loop.offer(this);
-    service.loop.wakeIfAsked(permit);
     service.armed(this, arming, deadline, false);
   }
 
   /**
    * Arms this entry at {@code deadline}; returns whether it was pending before. {@code permit} is
-   * the backlog permit the calling thread took for it ({@link TimerLoop#acquirePermit}), or -1 if
-   * it took none (the timer thread, or a periodic task re-arming itself).
+   * the backlog permit the calling thread took for it ({@link TimerLoop#permitFor}), or -1 if it
+   * took none (the timer thread, or a periodic task re-arming itself).
    */
   boolean rearmAt(long deadline, int permit) {
     long before = lock();
@@ -218,10 +217,9 @@ final class TimerEntry extends Request implements Timeout, Runnable {
     DEADLINE.setOpaque(this, deadline);
     long arming = ((before & ARMING_MASK & ~STATE_MASK) + VERSION_UNIT) | PENDING;
     if (permit >= 0) {
-      attachPermit(TimerLoop.held(permit));
+      attachPermit(permit);
     }
     publish(before, arming);
-    service.loop.wakeIfAsked(permit);
     service.armed(this, arming, deadline, wasPending);
     return wasPending;
   }
@@ -287,7 +285,7 @@ final class TimerEntry extends Request implements Timeout, Runnable {
       int attached = (int) PERMIT.getVolatile(this);
       int next = attached < 0
           ? permit
-          : (attached & ~TimerLoop.DUE_PERMIT) | (permit & TimerLoop.DUE_PERMIT);
+          : (attached & TimerLoop.LANE_MASK) | (permit & TimerLoop.DUE_PERMIT);
       if (PERMIT.compareAndSet(this, attached, next)) {
         if (attached >= 0) {
           service.loop.unusedPermit(permit);

@@ -31,19 +31,6 @@ import java.util.function.Consumer;
  * thread sees the request or the producer sees the flag: no wake-up is lost, and a request that
  * does not make an earlier deadline never wakes the thread.
  *
- * <h2>Napping while requests stream in</h2>
- * When the thread has taken every request there was, fired nothing, and more requests have come
- * meanwhile from other threads, it does not take them at once: it naps, sleeping as above but for at most {@value
- * #NAP_MICROS} microseconds (and no longer than its next timer allows), and then takes them in
- * one batch. Otherwise a thread that sends requests steadily would have them taken one by one
- * right behind it, and every request's cache lines, the lane's end and the thread's own flags
- * would go from core to core and back, each time at the sender's cost as well. A request
- * sent while the thread naps wakes it as above if it is due earlier; one sent just before the
- * nap, and so not seen by it, is applied at most a nap later. A request of the timer thread
- * itself (a task's) is taken at once, as are requests on a loop without a thread of its own, and
- * requests after a turn that fired timers: in such busy times requests are often due soon (a
- * flood of zero-delay timeouts would only wake it from every nap).
- *
  * <h2>Cancellations</h2>
  * A cancellation makes no deadline earlier, but its entry stays referenced by the request queue
  * until the thread looks, so a stream of short-lived timeouts would pile up while the thread
@@ -62,19 +49,17 @@ final class TimerLoop {
    */
   static final int REQUEST_BATCH = 1 << 12;
   /**
-   * In a permit ({@link TimerEntry}'s, see {@link #acquirePermit}): the arming is due, or nearly,
-   * so its timer keeps the permit until it fires. The bits below it are the {@link Backlog}'s.
+   * In a permit ({@link TimerEntry}'s, see {@link #permitFor}): the arming is due, or nearly, so
+   * its timer keeps the permit until it fires. The low bits are the lane.
    */
-  static final int DUE_PERMIT = Backlog.WAKE << 1;
+  static final int DUE_PERMIT = 1 << 16;
+  static final int LANE_MASK = DUE_PERMIT - 1;
   /** The least delay past which an arming does not count as due; see {@link #dueHorizon}. */
   static final long DUE_HORIZON_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
   /** In {@link #handedOff}: handed to the task executor, not started. */
   private static final Object WAITING = new Object();
   /** Most timers fired per turn, so that requests (cancellations) are applied in between. */
   static final int FIRE_BATCH = 1 << 12;
-  /** The longest nap while requests stream in; see the class doc. */
-  static final long NAP_MICROS = 50;
-  private static final long NAP_NANOS = TimeUnit.MICROSECONDS.toNanos(NAP_MICROS);
   /** How often a stopping thread looks again whether it can sweep; see {@link #awaitSweep}. */
   private static final long SWEEP_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
 
@@ -131,8 +116,6 @@ final class TimerLoop {
    * before the thread starts, and volatile so that producers see it however the service was shared.
    */
   private volatile Thread thread;
-  /** The lane of the timer thread's own requests (a task's), or -1 without a thread. */
-  private int ownLane = -1;
 
   // Shared with producers.
   private volatile boolean sleeping;
@@ -178,7 +161,6 @@ final class TimerLoop {
   }
 
   void bind(Thread thread) {
-    this.ownLane = requests.laneOf(thread);
     this.thread = thread;
   }
 
@@ -218,45 +200,35 @@ final class TimerLoop {
   }
 
   /**
-   * Takes a {@link Backlog} permit for an arming by the calling thread {@code delayNanos} ahead,
-   * waiting while there is none for it; see {@link TimerService}'s "Back-pressure". Without this,
-   * threads that schedule faster than one thread can apply their requests and fire their timers
-   * would grow the backlog without bound, and every timeout behind it would run late by all of it.
-   * Returns the permit, which goes with the request: the backlog's (the lane, and whether it came
-   * from the shared half), and {@link #DUE_PERMIT} if the arming counts as due, which the arming
-   * thread decides so that the timer thread needs no clock to tell. The timer thread itself, and
-   * a task running on it, takes none and never waits (it is the one that catches up): -1.
+   * Takes a {@link Backlog} permit for an arming by the calling thread, waiting while its lane has
+   * none; see {@link TimerService}'s "Back-pressure". Without this, threads that schedule faster
+   * than one thread can apply their requests and fire their timers would grow the backlog without
+   * bound, and every timeout behind it would run late by all of it. The timer thread itself, and a
+   * task running on it, takes none and never waits: it is the one that catches up.
    */
-  int acquirePermit(long delayNanos) {
+  void acquirePermit() {
+    if (!onLoopThread()) {
+      backlog.acquire(requests.laneOf(Thread.currentThread()), stopping);
+    }
+  }
+
+  /**
+   * The permit {@link #acquirePermit()} took on this thread for an arming {@code delayNanos} ahead,
+   * or -1 if it took none: the lane, and {@link #DUE_PERMIT} if the arming counts as due, which
+   * the arming thread decides so that the timer thread needs no clock to tell.
+   */
+  int permitFor(long delayNanos) {
     if (onLoopThread()) {
       return -1;
     }
-    int permit = backlog.acquire(requests.laneOf(Thread.currentThread()), stopping);
-    return delayNanos <= dueHorizon ? permit | DUE_PERMIT : permit;
-  }
-
-  /**
-   * The permit an arming holds: {@code permit} without {@link Backlog#WAKE}, which only its taker
-   * acts on ({@link #wakeIfAsked}); -1 for none.
-   */
-  static int held(int permit) {
-    return permit < 0 ? -1 : permit & ~Backlog.WAKE;
-  }
-
-  /**
-   * Wakes the thread now if it sleeps and {@code permit} asks for it; called once the request the
-   * permit was taken for is queued.
-   */
-  void wakeIfAsked(int permit) {
-    if (permit >= 0 && (permit & Backlog.WAKE) != 0) {
-      wakeNow();
-    }
+    int lane = requests.laneOf(Thread.currentThread());
+    return delayNanos <= dueHorizon ? lane | DUE_PERMIT : lane;
   }
 
   /** Gives back a permit that was taken but not used: the arming was rejected or not queued. */
   void unusedPermit(int permit) {
     if (permit >= 0) {
-      backlog.unused(permit & ~DUE_PERMIT & ~Backlog.WAKE);
+      backlog.unused(permit & LANE_MASK);
     }
   }
 
@@ -357,11 +329,8 @@ final class TimerLoop {
    * @return nanoseconds to sleep, {@link Long#MAX_VALUE} to sleep until woken, or 0 to turn again
    */
   long turn() {
-    if (sleeping) {
-      // Written only if set: producers read the flag's line on every request.
-      sleeping = false;
-    }
-    boolean drained = processRequests();
+    sleeping = false;
+    processRequests();
     long now = ticker.read();
     if (sweepRequested) {
       if (!coolingDown) {
@@ -374,24 +343,20 @@ final class TimerLoop {
         sweepRequested = false;
       }
     }
-    int fired = queue.advance(now, fire, FIRE_BATCH);
+    queue.advance(now, fire, FIRE_BATCH);
     backlog.publish();
-    return prepareToSleep(drained && fired == 0);
+    return prepareToSleep();
   }
 
-  /** Applies up to a batch of requests; returns whether that took every request there was. */
-  private boolean processRequests() {
-    boolean drained = false;
+  private void processRequests() {
     for (int i = 0; i < REQUEST_BATCH; i++) {
       Request request = requests.poll();
       if (request == null) {
-        drained = true;
         break;
       }
       request.process(this);
     }
     backlog.publish();
-    return drained;
   }
 
   /**
@@ -407,9 +372,9 @@ final class TimerLoop {
     if (pending && permit >= 0 && (permit & DUE_PERMIT) != 0) {
       // Armed due by another thread: one permit stays out until the timer fires or leaves.
       if (held < 0) {
-        entry.heldPermit = permit & ~DUE_PERMIT;
+        entry.heldPermit = permit & LANE_MASK;
       } else {
-        backlog.retire(permit & ~DUE_PERMIT);
+        backlog.retire(permit & LANE_MASK);
       }
       return;
     }
@@ -418,7 +383,7 @@ final class TimerLoop {
       entry.heldPermit = -1;
     }
     if (permit >= 0) {
-      backlog.retire(permit & ~DUE_PERMIT);
+      backlog.retire(permit & LANE_MASK);
     }
   }
 
@@ -534,11 +499,7 @@ final class TimerLoop {
     }
   }
 
-  /**
-   * Publishes the sleep ahead, if any (see the class doc); {@code quiet} says whether this turn
-   * took every request there was and fired nothing.
-   */
-  private long prepareToSleep(boolean quiet) {
+  private long prepareToSleep() {
     long delay = queue.nextExpiryDelay();
     if (delay == 0) {
       return 0;
@@ -549,15 +510,10 @@ final class TimerLoop {
       wake = cooldownEnd;
       bounded = true;
     }
-    boolean nap = !requests.isEmpty();
-    if (nap && !mayNap(quiet)) {
+    if (!requests.isEmpty()) {
       return 0; // more requests came meanwhile: take them before publishing a sleep
     }
     long now = ticker.read();
-    if (nap && (!bounded || now + NAP_NANOS - wake < 0)) {
-      wake = now + NAP_NANOS;
-      bounded = true;
-    }
     long sleep;
     if (bounded) {
       sleep = wake - now;
@@ -570,20 +526,11 @@ final class TimerLoop {
     }
     WAKE_AT.setVolatile(this, wake);
     sleeping = true;
-    if ((!nap && !requests.isEmpty()) || service.stopping) {
+    if (!requests.isEmpty() || service.stopping) {
       sleeping = false;
       return 0;
     }
     return sleep;
-  }
-
-  /**
-   * Whether the requests found queued before sleeping may wait for a nap (see the class doc):
-   * this turn was {@code quiet} (took every request there was, so these came from threads sending
-   * meanwhile, and fired nothing), and none is the timer thread's own.
-   */
-  private boolean mayNap(boolean quiet) {
-    return quiet && ownLane >= 0 && requests.isEmpty(ownLane);
   }
 
   /**

@@ -439,8 +439,8 @@ public final class TimerScheduledExecutorService extends AbstractExecutorService
       throw new RejectedExecutionException("executor is shut down");
     }
     try {
-      int permit = timer.loop.acquirePermit(unit.toNanos(delay));
-      task.timeout.armFirst(timer.deadlineAfter(delay, unit, permit), permit);
+      long deadline = timer.deadlineAfter(delay, unit);
+      task.timeout.armFirst(deadline, timer.loop.permitFor(unit.toNanos(delay)));
     } catch (RejectedExecutionException e) {
       task.cancel(false);
       throw e;

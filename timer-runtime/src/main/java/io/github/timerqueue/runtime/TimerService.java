@@ -57,10 +57,9 @@ import java.util.concurrent.locks.LockSupport;
  * Scheduling, cancelling and re-arming cost the calling thread a few atomic operations on the
  * handle and one atomic exchange on the request queue (none for a cancel or re-arm of a timeout
  * the timer thread has not yet taken), scheduling and re-arming one atomic increment of its lane's
- * backlog count, or, while the lane's part of the backlog is out, one compare-and-set on the
- * shared part's (see "Back-pressure"), plus an unpark when the thread must wake early; none takes
- * a lock shared with other timeouts. The timer thread pays the strategy's cost of each operation
- * ({@code O(1)} for the timing wheels, {@code O(log n)} for {@code heap}).
+ * backlog count (see "Back-pressure"), plus an unpark when the thread must wake early; none takes
+ * a lock shared with other timeouts. The timer thread pays the strategy's cost
+ * of each operation ({@code O(1)} for the timing wheels, {@code O(log n)} for {@code heap}).
  *
  * <h2>Back-pressure</h2>
  * One thread applies every other thread's requests and fires every timer. Threads that schedule
@@ -75,10 +74,9 @@ import java.util.concurrent.locks.LockSupport;
  * timers between two looks at the clock, so neither starves the other. A caller that is not
  * scheduling faster than the thread works never waits; taking its place in the backlog costs it one
  * atomic increment on a counter its lane of threads shares and one read of a count the timer
- * thread updates once per turn, or, while its lane's part of the bound is out, one
- * compare-and-set on a counter all lanes share. The timer thread, and tasks on it, never wait
- * (so a task that blocks on the timer thread holds up every caller once the backlog is full); nor
- * does a cancellation. {@link TimerStats#throttled()} counts the calls that waited.
+ * thread updates once per turn. The timer thread, and tasks on it, never wait (so a task that
+ * blocks on the timer thread holds up every caller once the backlog is full); nor does a
+ * cancellation. {@link TimerStats#throttled()} counts the calls that waited.
  * An interrupt does not end the wait (none of these methods throws {@link InterruptedException}):
  * as {@link java.util.concurrent.Semaphore#acquireUninterruptibly()} does, the caller goes on
  * waiting and returns with its interrupt status set.
@@ -234,8 +232,8 @@ public final class TimerService implements AutoCloseable {
     Objects.requireNonNull(task, "task");
     Objects.requireNonNull(unit, "unit");
     TimerEntry entry = new TimerEntry(this, task);
-    int permit = loop.acquirePermit(unit.toNanos(delay));
-    entry.armFirst(deadlineAfter(delay, unit, permit), permit);
+    long deadline = deadlineAfter(delay, unit);
+    entry.armFirst(deadline, loop.permitFor(unit.toNanos(delay)));
     return entry;
   }
 
@@ -366,16 +364,18 @@ public final class TimerService implements AutoCloseable {
 
   /**
    * The deadline of a timeout armed now to expire after {@code delay}, for every arming a caller
-   * asks for, once the caller holds its backlog {@code permit} ({@link TimerLoop#acquirePermit},
-   * which may have waited while the backlog was full): so the deadline is read after the wait. The
-   * caller arms with the permit; if the ticker fails, the permit is given back here.
+   * asks for: first takes a backlog permit, waiting for one while the backlog is full ({@link
+   * TimerLoop#acquirePermit}), so that the deadline is read after the wait and the wait cannot be
+   * forgotten on any path. The caller arms with the permit ({@link TimerLoop#permitFor}) or gives
+   * it back.
    */
-  long deadlineAfter(long delay, TimeUnit unit, int permit) {
+  long deadlineAfter(long delay, TimeUnit unit) {
+    loop.acquirePermit();
     long nanos = Math.min(Math.max(unit.toNanos(delay), 0), MAX_DELAY_NANOS);
     try {
       return ticker.read() + nanos;
     } catch (RuntimeException | Error e) {
-      loop.unusedPermit(permit);
+      loop.unusedPermit(loop.permitFor(0));
       throw e;
     }
   }
@@ -832,15 +832,13 @@ public final class TimerService implements AutoCloseable {
      * timer due behind the backlog runs late by at most the time the timer thread takes to work
      * through this many requests and timers, on top of the resolution.
      *
-     * <p>Half the bound is split evenly among the lanes of the request queue, a few per processor
-     * (up to 64), and a thread draws on its own lane's part, {@code max(1, maxBacklog / (2 *
-     * lanes))}, so that threads on different cores do not contend for one counter; a thread that
-     * finds its lane's part all out draws on the rest, which all lanes share, and waits only if
-     * that is all out too. So one thread alone waits only once it has its lane's part and all of
-     * the shared part out: more than half the bound. The timer thread, tasks running on it, and
-     * periodic tasks of a {@link TimerScheduledExecutorService} re-arming themselves never wait and
-     * are not counted; nor are cancellations, which only shrink the backlog, nor timers armed for
-     * later than the horizon above, which are counted by {@link #maxPendingTimeouts} if at all.
+     * <p>The bound is split evenly among the lanes of the request queue, a few per processor (up
+     * to 64), and a thread draws on the share of its own lane, so that threads on different cores
+     * do not contend for one counter: one thread alone may wait at {@code maxBacklog / lanes}. The
+     * timer thread, tasks running on it, and periodic tasks of a {@link
+     * TimerScheduledExecutorService} re-arming themselves never wait and are not counted; nor are
+     * cancellations, which only shrink the backlog, nor timers armed for later than the horizon
+     * above, which are counted by {@link #maxPendingTimeouts} if at all.
      *
      * @param maxBacklog at least 64, the most lanes there are
      * @return this builder

@@ -31,12 +31,7 @@ class TimerServiceBackPressureTest {
       RequestQueue.lanesFor(Runtime.getRuntime().availableProcessors());
   /** The smallest bound: one permit per lane on the largest machines, a few here. */
   private static final long BOUND = RequestQueue.MAX_LANES;
-  /** Each lane's own part: half the bound split among the lanes, at least one. */
-  private static final long PER_LANE = Math.max(1, BOUND / (2 * LANES));
-  /** The part that all lanes share: the rest. */
-  private static final long SHARED = BOUND - PER_LANE * LANES;
-  /** What one thread alone has out before it waits: its lane's part and all of the shared part. */
-  private static final long ALONE = PER_LANE + SHARED;
+  private static final long PER_LANE = BOUND / LANES;
 
   private TimerService timers;
   private final CountDownLatch gate = new CountDownLatch(1);
@@ -95,7 +90,7 @@ class TimerServiceBackPressureTest {
     AtomicInteger returned = new AtomicInteger();
     AtomicInteger ran = new AtomicInteger();
     Thread producer = new Thread(() -> {
-      for (int i = 0; i < ALONE + 3; i++) {
+      for (int i = 0; i < PER_LANE + 3; i++) {
         timers.newTimeout(t -> {
           ran.incrementAndGet();
           Uninterruptibles.awaitUninterruptibly(gate);
@@ -106,16 +101,15 @@ class TimerServiceBackPressureTest {
     producer.start();
 
     awaitTrue("the producer waits", () -> waiting(producer) && timers.stats().throttled() == 1);
-    assertThat(returned).as("its lane's part and the shared part of the backlog")
-        .hasValue((int) ALONE);
+    assertThat(returned).as("one lane's share of the backlog").hasValue((int) PER_LANE);
     awaitTrue("the first task holds the timer thread", () -> ran.get() == 1);
     Thread.sleep(20);
-    assertThat(returned).as("still held back").hasValue((int) ALONE);
+    assertThat(returned).as("still held back").hasValue((int) PER_LANE);
 
     gate.countDown();
     producer.join(TimeUnit.SECONDS.toMillis(GENEROUS_SECONDS));
-    assertThat(returned).hasValue((int) ALONE + 3);
-    awaitTrue("every timeout ran", () -> ran.get() == ALONE + 3);
+    assertThat(returned).hasValue((int) PER_LANE + 3);
+    awaitTrue("every timeout ran", () -> ran.get() == PER_LANE + 3);
     awaitTrue("every permit is back", () -> timers.loop.backlogPermits() == 0);
   }
 
@@ -125,10 +119,9 @@ class TimerServiceBackPressureTest {
   void aTaskOnTheTimerThreadNeverWaitsNorDoesACancellation() throws Exception {
     holdTimerThread();
     List<Timeout> held = new ArrayList<>();
-    // The timer thread is held: this thread's lane's part and the shared part fill up with
-    // requests it cannot apply. The holding task has its permit until its turn's timers are all
-    // fired: one fewer is left.
-    for (int i = 0; i < ALONE - 1; i++) {
+    // The timer thread is held: this thread's share fills up with requests it cannot apply. The
+    // holding task has its permit until its turn's timers are all fired: one fewer is left.
+    for (int i = 0; i < PER_LANE - 1; i++) {
       held.add(timers.newTimeout(t -> {}, 1, TimeUnit.HOURS));
     }
     for (Timeout timeout : held) {
@@ -158,7 +151,7 @@ class TimerServiceBackPressureTest {
     CompletableFuture<Throwable> outcome = new CompletableFuture<>();
     Thread producer = new Thread(() -> {
       try {
-        for (int i = 0; i < 2 * ALONE; i++) {
+        for (int i = 0; i < 2 * PER_LANE; i++) {
           timers.newTimeout(t -> {}, 1, TimeUnit.HOURS);
         }
         outcome.complete(null);
@@ -189,7 +182,7 @@ class TimerServiceBackPressureTest {
     AtomicInteger returned = new AtomicInteger();
     CompletableFuture<Boolean> interruptedAtEnd = new CompletableFuture<>();
     Thread producer = new Thread(() -> {
-      for (int i = 0; i < ALONE + 1; i++) {
+      for (int i = 0; i < PER_LANE + 1; i++) {
         timers.newTimeout(t -> {}, 1, TimeUnit.HOURS);
         returned.incrementAndGet();
       }
@@ -217,90 +210,8 @@ class TimerServiceBackPressureTest {
     gate.countDown();
     assertThat(interruptedAtEnd.get(GENEROUS_SECONDS, TimeUnit.SECONDS))
         .as("the interrupt status on return").isTrue();
-    assertThat(returned).hasValue((int) ALONE + 1);
+    assertThat(returned).hasValue((int) PER_LANE + 1);
     assertThat(timers.stats().throttled()).isPositive();
-  }
-
-  /**
-   * Far timeouts do not wake a sleeping timer thread, but the backlog does: the request that leaves
-   * half of the shared part out, and not one before it, so that the thread applies many requests
-   * per wake-up and still has the other half of the shared part's time to be scheduled in.
-   */
-  @Test
-  @org.junit.jupiter.api.Timeout(
-      value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
-  void theRequestThatLeavesHalfTheSharedPartOutWakesTheSleepingTimerThread() throws Exception {
-    start(BOUND);
-    // The first timeout wakes the thread, which then sleeps until it is due; later ones don't.
-    timers.newTimeout(t -> {}, 1, TimeUnit.HOURS);
-    awaitTrue("the timer thread applied it and sleeps",
-        () -> timers.loop.backlogPermits() == 0 && waiting(timers.loop.thread()));
-    long signals = timers.loop.wakeSignals();
-    // The lane's part first, then the shared part: its k-th permit leaves SHARED - k in it.
-    long wakingRequest = PER_LANE + (SHARED - SHARED / 2);
-    for (int i = 1; i < wakingRequest; i++) {
-      timers.newTimeout(t -> {}, 2, TimeUnit.HOURS);
-    }
-    assertThat(timers.loop.wakeSignals()).isEqualTo(signals);
-    timers.newTimeout(t -> {}, 2, TimeUnit.HOURS);
-    assertThat(timers.loop.wakeSignals()).isEqualTo(signals + 1);
-    awaitTrue("the timer thread applied them", () -> timers.loop.backlogPermits() == 0);
-    assertThat(timers.stats().throttled()).isZero();
-  }
-
-  /**
-   * A thread that has the shared part out, and its lane's part, does not hold back a thread of
-   * another lane: that one goes ahead with its own lane's part, and only then waits.
-   */
-  @Test
-  @org.junit.jupiter.api.Timeout(
-      value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
-  void aThreadThatHasTheSharedPartOutDoesNotHoldBackAnotherLanesPart() throws Exception {
-    holdTimerThread();
-    AtomicInteger returnedFirst = new AtomicInteger();
-    AtomicInteger returnedSecond = new AtomicInteger();
-    Thread first = onOwnLane(List.of(Thread.currentThread()), returnedFirst);
-    Thread second = onOwnLane(List.of(Thread.currentThread(), first), returnedSecond);
-
-    first.start();
-    awaitTrue("the first waits", () -> waiting(first) && timers.stats().throttled() == 1);
-    assertThat(returnedFirst).as("its lane's part and the shared part").hasValue((int) ALONE);
-    second.start();
-    awaitTrue("the second waits", () -> waiting(second) && timers.stats().throttled() == 2);
-    assertThat(returnedSecond).as("its own lane's part").hasValue((int) PER_LANE);
-    // The holding task's permit, both threads', and the ticket each of them waits for.
-    assertThat(timers.loop.backlogPermits()).isEqualTo(1 + ALONE + PER_LANE + 2);
-
-    gate.countDown();
-    first.join(TimeUnit.SECONDS.toMillis(GENEROUS_SECONDS));
-    second.join(TimeUnit.SECONDS.toMillis(GENEROUS_SECONDS));
-    assertThat(returnedFirst).hasValue((int) BOUND);
-    assertThat(returnedSecond).hasValue((int) BOUND);
-    // Far timeouts do not wake the timer thread: a due one does, and it applies them all.
-    timers.newTimeout(t -> {}, 0, TimeUnit.MILLISECONDS);
-    awaitTrue("every permit is back", () -> timers.loop.backlogPermits() == 0);
-  }
-
-  /**
-   * A thread, not started, that schedules {@code BOUND} timeouts an hour ahead, counting them in
-   * {@code returned}, on a lane none of {@code others} sends to.
-   */
-  private Thread onOwnLane(List<Thread> others, AtomicInteger returned) {
-    while (true) {
-      Thread thread = new Thread(() -> {
-        for (int i = 0; i < BOUND; i++) {
-          timers.newTimeout(t -> {}, 1, TimeUnit.HOURS);
-          returned.incrementAndGet();
-        }
-      });
-      if (others.stream().allMatch(other -> lane(other) != lane(thread))) {
-        return thread;
-      }
-    }
-  }
-
-  private static int lane(Thread thread) {
-    return (int) thread.getId() & (LANES - 1);
   }
 
   /**
