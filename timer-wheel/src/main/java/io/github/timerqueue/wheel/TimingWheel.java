@@ -714,22 +714,17 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   /**
    * Appends a timer whose key is at least the minimum allowed key to the bucket of its slot in the
    * lowest level whose part of the keys holds it (below the next level's start), or to the overflow
-   * bucket.
+   * bucket; returns the bucket it joined.
    */
   private Bucket<T> insert(WheelTimer<T> timer, long key) {
     int top = levels.length - 1;
-    Bucket<T> bucket;
-    for (int index = 0; index < top; index++) {
-      if (Long.compareUnsigned(key, levels[index + 1].minKey) < 0) {
-        Level<T> level = levels[index];
-        bucket = level.keyedBucket(level.slotOf(key));
-        bucket.append(timer);
-        return bucket;
-      }
+    int index = 0;
+    while (index < top && Long.compareUnsigned(key, levels[index + 1].minKey) >= 0) {
+      index++;
     }
-    Level<T> level = levels[top];
-    if (Long.compareUnsigned(key, level.maxKey) <= 0) {
-      bucket = level.keyedBucket(level.slotOf(key));
+    Level<T> level = levels[index];
+    if (index < top || Long.compareUnsigned(key, level.maxKey) <= 0) {
+      Bucket<T> bucket = level.keyedBucket(level.slotOf(key));
       bucket.append(timer);
       return bucket;
     }
