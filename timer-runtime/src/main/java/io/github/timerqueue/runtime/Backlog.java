@@ -40,10 +40,13 @@ final class Backlog {
   private final long[] admitted;
   /** What the timer thread published as given back, at {@code lane * STRIDE + STRIDE}. */
   private final long[] retired;
-  /** Timer thread only: given back and not yet published, and published so far, per lane. */
+  /**
+   * Timer thread only: given back and not yet published (at {@code STRIDE + lane}, padded, since
+   * it is written per request: beside this object's fields, which producers read per request, it
+   * would take their line away from them each time), and published so far, per lane.
+   */
   private final long[] retiring;
   private final long[] retiredSoFar;
-  private boolean anyRetiring;
   private final LongAdder throttled = new LongAdder();
   /** Wakes the timer thread if it sleeps, so that it works the backlog off. */
   private final Runnable wake;
@@ -58,7 +61,7 @@ final class Backlog {
     this.perLane = bound / lanes;
     this.admitted = new long[(lanes + 2) * STRIDE];
     this.retired = new long[(lanes + 2) * STRIDE];
-    this.retiring = new long[lanes];
+    this.retiring = new long[STRIDE + lanes + STRIDE];
     this.retiredSoFar = new long[lanes];
   }
 
@@ -125,20 +128,15 @@ final class Backlog {
 
   /** The timer thread gives back a permit of {@code lane}; published by {@link #publish()}. */
   void retire(int lane) {
-    retiring[lane]++;
-    anyRetiring = true;
+    retiring[STRIDE + lane]++;
   }
 
   /** Publishes the permits the timer thread gave back since the last call; timer thread only. */
   void publish() {
-    if (!anyRetiring) {
-      return;
-    }
-    anyRetiring = false;
     for (int lane = 0; lane < lanes; lane++) {
-      if (retiring[lane] != 0) {
-        retiredSoFar[lane] += retiring[lane];
-        retiring[lane] = 0;
+      if (retiring[STRIDE + lane] != 0) {
+        retiredSoFar[lane] += retiring[STRIDE + lane];
+        retiring[STRIDE + lane] = 0;
         COUNTS.setRelease(retired, lane * STRIDE + STRIDE, retiredSoFar[lane]);
       }
     }

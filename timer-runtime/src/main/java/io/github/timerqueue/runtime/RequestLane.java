@@ -15,16 +15,18 @@ import java.lang.invoke.VarHandle;
  * {@link TimerEntry} guarantees that with its queued bit.
  */
 final class RequestLane {
-  private static final VarHandle HEAD = MethodHandles.arrayElementVarHandle(Request[].class);
+  private static final VarHandle ENDS = MethodHandles.arrayElementVarHandle(Request[].class);
   private static final VarHandle NEXT;
   /**
-   * The producers' end lives alone in the middle of an array ({@link #producerEnd}), so that no
-   * field the consumer writes (nor any other object) shares its cache line: every producer of the
-   * lane exchanges it, and a consumer write beside it would take the line away from them on each
-   * poll.
+   * The lane's two ends live in one array ({@link #ends}), each alone on its cache line and none
+   * beside another object's fields: every producer of the lane exchanges the producers' end, the
+   * consumer writes its end on every poll, and either write beside what the other side reads
+   * would take the line away from it each time. The object's own fields are final, so that both
+   * sides read them from a line that nobody writes.
    */
-  private static final int PADDED_LENGTH = 48;
-  private static final int HEAD_INDEX = PADDED_LENGTH / 2;
+  private static final int ENDS_LENGTH = 64;
+  private static final int PRODUCER_END = 16;
+  private static final int CONSUMER_END = 48;
 
   static {
     try {
@@ -37,20 +39,21 @@ final class RequestLane {
 
   /** Stands in the lane when it would otherwise be empty, so producers have a node to link to. */
   private final Request stub = new ControlRequest(() -> {});
-  /** The producers' end, the request offered last, at {@link #HEAD_INDEX}; through HEAD only. */
-  private final Request[] producerEnd = new Request[PADDED_LENGTH];
-  /** The consumer's end: the next request to hand out, or the stub. */
-  private Request tail;
+  /**
+   * At {@link #PRODUCER_END}, the request offered last (through {@code ENDS} only); at {@link
+   * #CONSUMER_END}, the next request to hand out, or the stub (consumer only).
+   */
+  private final Request[] ends = new Request[ENDS_LENGTH];
 
   RequestLane() {
-    HEAD.setVolatile(producerEnd, HEAD_INDEX, stub);
-    tail = stub;
+    ends[CONSUMER_END] = stub;
+    ENDS.setVolatile(ends, PRODUCER_END, stub);
   }
 
   /** Appends a request; any thread. */
   void offer(Request request) {
     NEXT.set(request, (Request) null);
-    Request previous = (Request) HEAD.getAndSet(producerEnd, HEAD_INDEX, request);
+    Request previous = (Request) ENDS.getAndSet(ends, PRODUCER_END, request);
     NEXT.setRelease(previous, request);
   }
 
@@ -59,20 +62,20 @@ final class RequestLane {
    * is still being linked; consumer only.
    */
   Request poll() {
-    Request first = tail;
+    Request first = ends[CONSUMER_END];
     Request next = (Request) NEXT.getAcquire(first);
     if (first == stub) {
       if (next == null) {
         return null;
       }
-      tail = next;
+      ends[CONSUMER_END] = next;
       first = next;
       next = (Request) NEXT.getAcquire(next);
     }
     if (next != null) {
       return handOut(first, next);
     }
-    if (first != (Request) HEAD.getVolatile(producerEnd, HEAD_INDEX)) {
+    if (first != (Request) ENDS.getVolatile(ends, PRODUCER_END)) {
       return null; // a producer has swapped the head but not linked it yet
     }
     // first is the only request: put the stub behind it so that it can be handed out.
@@ -87,11 +90,11 @@ final class RequestLane {
    * a producer that offers before checking that flag cannot miss each other.
    */
   boolean isEmpty() {
-    return tail == stub && HEAD.getVolatile(producerEnd, HEAD_INDEX) == stub;
+    return ends[CONSUMER_END] == stub && ENDS.getVolatile(ends, PRODUCER_END) == stub;
   }
 
   private Request handOut(Request first, Request next) {
-    tail = next;
+    ends[CONSUMER_END] = next;
     // Unlink, so that a handle the caller keeps does not hold a chain of finished requests alive.
     NEXT.set(first, (Request) null);
     return first;

@@ -20,11 +20,20 @@ final class RequestQueue {
   /** Most lanes, however many processors there are. */
   static final int MAX_LANES = 64;
 
+  /**
+   * The consumer's state lives in padded arrays, each value apart from every other object's
+   * fields: producers read this object's final fields on every offer, and a consumer field beside
+   * them, written on every poll, would take their line away from them each time.
+   */
+  private static final int PAD = 16;
+  /** In {@link #cursor}: the lane being drained, and how many it has handed out in a row. */
+  private static final int CURRENT = PAD;
+  private static final int BURST = PAD + 1;
+
   private final RequestLane[] lanes;
   private final int laneMask;
-  /** Consumer only: the lane being drained, and how many it has handed out in a row. */
-  private int current;
-  private int burst;
+  /** Consumer only: {@link #CURRENT} and {@link #BURST}. */
+  private final int[] cursor = new int[BURST + 1 + PAD];
 
   /** Creates a queue of {@code lanes} lanes, a power of two from 1 to {@value #MAX_LANES}. */
   RequestQueue(int lanes) {
@@ -69,14 +78,14 @@ final class RequestQueue {
    * request still being linked; consumer only.
    */
   Request poll() {
-    if (burst == LANE_BURST) {
+    if (cursor[BURST] == LANE_BURST) {
       moveToNextLane();
     }
     // Every lane once, the one a burst ended on last.
     for (int looked = 0; looked <= laneMask; looked++) {
-      Request request = lanes[current].poll();
+      Request request = lanes[cursor[CURRENT]].poll();
       if (request != null) {
-        burst++;
+        cursor[BURST]++;
         return request;
       }
       moveToNextLane();
@@ -116,7 +125,7 @@ final class RequestQueue {
   }
 
   private void moveToNextLane() {
-    burst = 0;
-    current = (current + 1) & laneMask;
+    cursor[BURST] = 0;
+    cursor[CURRENT] = (cursor[CURRENT] + 1) & laneMask;
   }
 }
