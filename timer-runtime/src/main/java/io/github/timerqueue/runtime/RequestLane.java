@@ -85,6 +85,17 @@ final class RequestLane {
   }
 
   /**
+   * The request offered last, or {@code null} if the lane is empty; consumer only. The consumer
+   * takes requests up to it and no further ({@link RequestQueue#mark}). Reads the producers' end
+   * with volatile semantics, as {@link #isEmpty} does. The stub stands for the requests before it
+   * when the consumer has just put it behind them and a producer has offered nothing since.
+   */
+  Request last() {
+    Request head = (Request) ENDS.getVolatile(ends, PRODUCER_END);
+    return head == stub && ends[CONSUMER_END] == stub ? null : head;
+  }
+
+  /**
    * Whether no request is queued or being offered; consumer only. Reads the producers' end with
    * volatile semantics, so that a consumer that publishes "about to sleep" before calling this and
    * a producer that offers before checking that flag cannot miss each other.

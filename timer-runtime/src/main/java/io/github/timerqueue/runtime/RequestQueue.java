@@ -13,6 +13,13 @@ import java.util.function.Consumer;
  * requests of different threads have no order between them (they are concurrent). The consumer
  * takes up to {@value #LANE_BURST} requests from a lane before it moves to the next, so that no
  * busy lane holds back the others. Nothing is allocated per request.
+ *
+ * <p>The timer thread takes requests in marked batches ({@link #mark}, {@link #pollMarked}): the
+ * requests queued when it marks, and none sent after. A consumer that took requests until the
+ * queue was empty would, whenever it is faster than a producer, take each request right behind its
+ * sender: every request, the lane's end and the stub would move from core to core and back, at
+ * both threads' cost. With marks it takes what has gathered and leaves the lines the producers are
+ * writing alone until the next batch.
  */
 final class RequestQueue {
   /** Most requests taken from one lane before the consumer looks at the next. */
@@ -26,14 +33,20 @@ final class RequestQueue {
    * them, written on every poll, would take their line away from them each time.
    */
   private static final int PAD = 16;
-  /** In {@link #cursor}: the lane being drained, and how many it has handed out in a row. */
+  /** In {@link #cursor}: the lane being drained, how many it handed out in a row, and how many lanes have a mark. */
   private static final int CURRENT = PAD;
   private static final int BURST = PAD + 1;
+  private static final int MARKED = PAD + 2;
 
   private final RequestLane[] lanes;
   private final int laneMask;
-  /** Consumer only: {@link #CURRENT} and {@link #BURST}. */
-  private final int[] cursor = new int[BURST + 1 + PAD];
+  /** Consumer only: {@link #CURRENT}, {@link #BURST} and {@link #MARKED}. */
+  private final int[] cursor = new int[MARKED + 1 + PAD];
+  /**
+   * Consumer only: at {@code PAD + lane}, the last request of the lane's marked batch ({@link
+   * RequestLane#last}), or {@code null} once it has been handed out or if the lane had none.
+   */
+  private final Request[] marks;
 
   /** Creates a queue of {@code lanes} lanes, a power of two from 1 to {@value #MAX_LANES}. */
   RequestQueue(int lanes) {
@@ -46,6 +59,7 @@ final class RequestQueue {
       this.lanes[lane] = new RequestLane();
     }
     this.laneMask = lanes - 1;
+    this.marks = new Request[PAD + lanes + PAD];
   }
 
   /**
@@ -94,11 +108,76 @@ final class RequestQueue {
   }
 
   /**
+   * Marks the requests queued now in every lane as the batch that {@link #pollMarked} hands out,
+   * adding them to what is left of the previous batch; consumer only. Reads each lane's producer
+   * end with volatile semantics: a producer whose offer comes after the mark in the synchronization
+   * order sees every write the consumer made before it.
+   */
+  void mark() {
+    for (int lane = 0; lane <= laneMask; lane++) {
+      Request last = lanes[lane].last();
+      if (last != null) {
+        if (marks[PAD + lane] == null) {
+          cursor[MARKED]++;
+        }
+        marks[PAD + lane] = last;
+      }
+    }
+  }
+
+  /**
+   * Removes and returns a request of the marked batch, or returns {@code null} if none is left or
+   * each lane that has some left is still linking one of them; consumer only. Lanes take turns as
+   * in {@link #poll}. A lane whose mark is the stub ({@link RequestLane#last}) is handed out until
+   * it is empty, a few requests past its mark at most, since that happens only when no producer
+   * offered anything between the consumer's last two looks at the lane.
+   */
+  Request pollMarked() {
+    if (cursor[BURST] == LANE_BURST) {
+      moveToNextLane();
+    }
+    for (int looked = 0; cursor[MARKED] != 0 && looked <= laneMask; looked++) {
+      int current = cursor[CURRENT];
+      Request mark = marks[PAD + current];
+      if (mark != null) {
+        RequestLane lane = lanes[current];
+        Request request = lane.poll();
+        if (request != null) {
+          if (request == mark) {
+            unmark(current);
+          }
+          cursor[BURST]++;
+          return request;
+        }
+        if (lane.isEmpty()) {
+          unmark(current); // the stub was the mark
+        }
+      }
+      moveToNextLane();
+    }
+    return null;
+  }
+
+  /** Whether requests of the marked batch are left; consumer only. */
+  boolean anyMarked() {
+    return cursor[MARKED] != 0;
+  }
+
+  private void unmark(int lane) {
+    marks[PAD + lane] = null;
+    cursor[MARKED]--;
+  }
+
+  /**
    * Hands every queued request to {@code action}, until the queue is empty; consumer only. Waits
    * for a request that a producer is still linking, so that none offered before the call is left
    * behind.
    */
   void drain(Consumer<? super Request> action) {
+    for (int lane = 0; lane <= laneMask; lane++) {
+      marks[PAD + lane] = null;
+    }
+    cursor[MARKED] = 0;
     while (true) {
       Request request = poll();
       if (request != null) {

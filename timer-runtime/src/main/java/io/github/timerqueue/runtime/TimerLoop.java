@@ -23,13 +23,19 @@ import java.util.function.Consumer;
  * <h2>Sleeping and waking</h2>
  * The thread sleeps ({@link LockSupport#parkNanos}) until the time {@link
  * TimerQueue#nextExpiryDelay()} gives, or indefinitely when the queue is empty. Before it sleeps
- * it publishes that time ({@code wakeAt}) and a {@code sleeping} flag, then looks at the request
- * queue once more. A producer queues its request, then reads the flag: if the thread is asleep and
- * the new deadline (rounded up to the resolution) is before {@code wakeAt}, it lowers {@code
- * wakeAt} by compare-and-set and unparks the thread; only the producer whose compare-and-set
- * succeeds unparks it. Both sides write before they read, with volatile accesses, so either the
- * thread sees the request or the producer sees the flag: no wake-up is lost, and a request that
- * does not make an earlier deadline never wakes the thread.
+ * it publishes that time ({@code wakeAt}) and a {@code sleeping} flag, then marks the requests
+ * queued by then and applies them ({@link RequestQueue#mark}). A producer queues its request, then
+ * reads the flag: if the thread is asleep and the new deadline (rounded up to the resolution) is
+ * before {@code wakeAt}, it lowers {@code wakeAt} by compare-and-set and unparks the thread; only
+ * the producer whose compare-and-set succeeds unparks it. Both sides write before they read, with
+ * volatile accesses, so either the thread marks the request or the producer sees the flag: no
+ * wake-up is lost, and a request that does not make an earlier deadline never wakes the thread.
+ *
+ * <p>So the thread sleeps although requests may have come after its mark: those that need it
+ * wake it (an earlier deadline, a full {@link Backlog} lane, the first cancellation below), and
+ * the others wait for its next turn. It does not chase a producer that sends requests steadily,
+ * taking each one just after it was sent, in a turn of its own, while both threads pass the
+ * request's cache lines back and forth; it takes them in batches, each a turn's gathering.
  *
  * <h2>Cancellations</h2>
  * A cancellation makes no deadline earlier, but its entry stays referenced by the request queue
@@ -330,7 +336,7 @@ final class TimerLoop {
    */
   long turn() {
     sleeping = false;
-    processRequests();
+    int applied = processRequests(REQUEST_BATCH);
     long now = ticker.read();
     if (sweepRequested) {
       if (!coolingDown) {
@@ -345,18 +351,26 @@ final class TimerLoop {
     }
     queue.advance(now, fire, FIRE_BATCH);
     backlog.publish();
-    return prepareToSleep();
+    return prepareToSleep(REQUEST_BATCH - applied);
   }
 
-  private void processRequests() {
-    for (int i = 0; i < REQUEST_BATCH; i++) {
-      Request request = requests.poll();
+  /**
+   * Applies the requests queued now, at most {@code most} of them, but none sent while it runs
+   * (see {@link RequestQueue#mark}); returns how many it applied.
+   */
+  private int processRequests(int most) {
+    requests.mark();
+    int applied = 0;
+    while (applied < most) {
+      Request request = requests.pollMarked();
       if (request == null) {
         break;
       }
       request.process(this);
+      applied++;
     }
     backlog.publish();
+    return applied;
   }
 
   /**
@@ -499,7 +513,11 @@ final class TimerLoop {
     }
   }
 
-  private long prepareToSleep() {
+  /**
+   * Works out how long the thread may sleep and publishes it, applying first the requests queued
+   * by then, at most {@code most} of them (what is left of the turn's {@link #REQUEST_BATCH}).
+   */
+  private long prepareToSleep(int most) {
     long delay = queue.nextExpiryDelay();
     if (delay == 0) {
       return 0;
@@ -509,9 +527,6 @@ final class TimerLoop {
     if (coolingDown && (!bounded || cooldownEnd - wake < 0)) {
       wake = cooldownEnd;
       bounded = true;
-    }
-    if (!requests.isEmpty()) {
-      return 0; // more requests came meanwhile: take them before publishing a sleep
     }
     long now = ticker.read();
     long sleep;
@@ -526,11 +541,24 @@ final class TimerLoop {
     }
     WAKE_AT.setVolatile(this, wake);
     sleeping = true;
-    if (!requests.isEmpty() || service.stopping) {
+    // The requests queued before the flag went up: their senders may have seen it down and so
+    // left them to this thread without a wake-up. Those sent from now on wake it if they must.
+    boolean applied = processRequests(most) != 0;
+    if (requests.anyMarked() || service.stopping || applied && madeEarlier(bounded, wake)) {
       sleeping = false;
       return 0;
     }
     return sleep;
+  }
+
+  /**
+   * Whether the queue's next timer is now due before {@code wake}, or at all if {@code bounded}
+   * is false: requests applied after the thread worked out its sleep may have armed one.
+   */
+  private boolean madeEarlier(boolean bounded, long wake) {
+    long delay = queue.nextExpiryDelay();
+    return delay != Long.MAX_VALUE
+        && (!bounded || queue.now() + Math.min(delay, HORIZON_NANOS) - wake < 0);
   }
 
   /**

@@ -108,6 +108,80 @@ class RequestQueueTest {
   }
 
   @Test
+  void aMarkedBatchHoldsWhatWasQueuedAtTheMarkAndNothingSentAfter() throws InterruptedException {
+    RequestQueue queue = new RequestQueue(2);
+    Numbered first = new Numbered(0, 0);
+    Numbered second = new Numbered(0, 1);
+    Numbered other = new Numbered(1, 0);
+    queue.offer(first);
+    queue.offer(second);
+    onThread(inAnotherLane(queue, () -> queue.offer(other)));
+    queue.mark();
+    Numbered late = new Numbered(0, 2);
+    Numbered lateOther = new Numbered(1, 1);
+    queue.offer(late);
+    onThread(inAnotherLane(queue, () -> queue.offer(lateOther)));
+
+    List<Request> batch = new ArrayList<>();
+    for (Request request; (request = queue.pollMarked()) != null; ) {
+      batch.add(request);
+    }
+
+    assertThat(batch).containsExactlyInAnyOrder(first, second, other);
+    assertThat(batch.indexOf(first)).isLessThan(batch.indexOf(second));
+    assertThat(queue.anyMarked()).isFalse();
+    queue.mark();
+    assertThat(queue.pollMarked()).isSameAs(late);
+    assertThat(queue.pollMarked()).isSameAs(lateOther);
+    assertThat(queue.pollMarked()).isNull();
+    assertThat(queue.isEmpty()).isTrue();
+  }
+
+  @Test
+  void aMarkOnAnEmptyQueueMarksNothing() {
+    RequestQueue queue = new RequestQueue(4);
+
+    queue.mark();
+
+    assertThat(queue.anyMarked()).isFalse();
+    assertThat(queue.pollMarked()).isNull();
+  }
+
+  @Test
+  void aMarkedBatchLeftUnfinishedGrowsWithTheNextMark() {
+    RequestQueue queue = new RequestQueue(1);
+    List<Numbered> sent = new ArrayList<>();
+    for (int n = 0; n < 4; n++) {
+      sent.add(new Numbered(0, n));
+    }
+    queue.offer(sent.get(0));
+    queue.offer(sent.get(1));
+    queue.mark();
+    assertThat(queue.pollMarked()).isSameAs(sent.get(0));
+    queue.offer(sent.get(2));
+    queue.mark();
+    queue.offer(sent.get(3));
+
+    assertThat(queue.pollMarked()).isSameAs(sent.get(1));
+    assertThat(queue.pollMarked()).isSameAs(sent.get(2));
+    assertThat(queue.pollMarked()).isNull();
+    assertThat(queue.anyMarked()).isFalse();
+    assertThat(queue.poll()).isSameAs(sent.get(3));
+  }
+
+  @Test
+  void markedBatchesOfConcurrentProducersLoseNothingAndKeepTheirOwnOrder() throws Exception {
+    // The consumer marks whenever its batch is done, while four producers on two lanes race it.
+    RequestQueue queue = new RequestQueue(2);
+    NumberedRequests.checkConcurrentProducers(4, 100_000, queue::offer, () -> {
+      if (!queue.anyMarked()) {
+        queue.mark();
+      }
+      return queue.pollMarked();
+    }, queue::isEmpty);
+  }
+
+  @Test
   void concurrentProducersLoseNothingAndKeepTheirOwnOrder() throws Exception {
     // Four producers on two lanes: each lane has producers racing each other, and the consumer
     // moves between the lanes.

@@ -157,6 +157,34 @@ class TimerServiceThreadTest {
     assertThat(ranOn.get(GENEROUS_SECONDS, TimeUnit.SECONDS)).isEqualTo("from-factory");
   }
 
+  /**
+   * The thread takes the requests queued when it marks, and sleeps although more may have come
+   * since. Each round a thread sends a stream of far timeouts, which keeps the timer thread
+   * turning, and then a short one, most often while the timer thread is awake and so without
+   * waking it: left behind by the last mark before a sleep, it would wait for the far ones.
+   */
+  @Strategies.Each
+  @org.junit.jupiter.api.Timeout(60)
+  void aTimeoutSentWhileTheThreadTakesOthersFiresOnTime(String strategy) throws Exception {
+    start(strategy);
+    for (int round = 0; round < 200; round++) {
+      CountDownLatch ran = new CountDownLatch(1);
+      int streamed = 100 * (1 + round % 20);
+      long delayMillis = round % 3;
+      Thread sender = new Thread(() -> {
+        for (int n = 0; n < streamed; n++) {
+          timers.newTimeout(t -> {}, 1, TimeUnit.HOURS);
+        }
+        timers.newTimeout(t -> ran.countDown(), delayMillis, TimeUnit.MILLISECONDS);
+      });
+      sender.start();
+      sender.join();
+
+      assertThat(ran.await(GENEROUS_SECONDS, TimeUnit.SECONDS))
+          .as("round %d: the short timeout fired", round).isTrue();
+    }
+  }
+
   @Strategies.Each
   void otherThreadsCancelAndReArmWhileTheTimerThreadRuns(String strategy) throws Exception {
     start(strategy);
