@@ -18,6 +18,22 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class LawnRunTest {
 
+  /**
+   * A lawn with resolution 1 and one TTL, 100: the timers named {@code due}, armed at 0, due at
+   * 100 in that order, and, if {@code later} is not {@code null}, one armed at 10, due at 110.
+   */
+  private static LawnTimerQueue<String> oneTtl(String later, String... due) {
+    var lawn = lawn(0, 1);
+    for (String name : due) {
+      lawn.schedule(100, name);
+    }
+    if (later != null) {
+      lawn.advance(10, timer -> { });
+      lawn.schedule(110, later);
+    }
+    return lawn;
+  }
+
   @ParameterizedTest(name = "start {0}")
   @ValueSource(longs = {0, 3, -1, Long.MAX_VALUE - 20, Long.MIN_VALUE})
   void aRunFiresAHeadExactlyWhenItsDeadlineRoundedUpToTheResolutionIsReached(long start) {
@@ -41,11 +57,7 @@ class LawnRunTest {
 
   @Test
   void aHandlerAskingForTheNextExpiryDelayMidRunGetsTheExactDistance() {
-    var lawn = lawn(0, 1);
-    lawn.schedule(100, "a");
-    lawn.schedule(100, "b");
-    lawn.advance(10, timer -> { });
-    lawn.schedule(110, "c");
+    var lawn = oneTtl("c", "a", "b");
     List<Long> delays = new ArrayList<>();
 
     int fired = lawn.advance(100, timer -> delays.add(lawn.nextExpiryDelay()));
@@ -57,11 +69,7 @@ class LawnRunTest {
 
   @Test
   void aHandlerThatThrowsMidRunLeavesTheQueueKeyedByItsHead() {
-    var lawn = lawn(0, 1);
-    lawn.schedule(100, "a");
-    lawn.schedule(100, "b");
-    lawn.advance(10, timer -> { });
-    lawn.schedule(110, "c");
+    var lawn = oneTtl("c", "a", "b");
 
     Throwable thrown = catchThrowable(() -> lawn.advance(100, timer -> {
       throw new IllegalStateException(timer.payload());
@@ -90,9 +98,7 @@ class LawnRunTest {
 
   @Test
   void aQueueThatARunEmptiesIsRetiredWhenTheRunEnds() {
-    var lawn = lawn(0, 1);
-    lawn.schedule(100, "a");
-    lawn.schedule(100, "b");
+    var lawn = oneTtl(null, "a", "b");
 
     assertThat(LawnTimerQueueTest.advance(lawn, 100)).containsExactly("a", "b");
 
@@ -159,10 +165,7 @@ class LawnRunTest {
 
   @Test
   void aHandlerThatClearsMidRunEndsIt() {
-    var lawn = lawn(0, 1);
-    lawn.schedule(100, "a");
-    lawn.schedule(100, "b");
-    lawn.schedule(100, "c");
+    var lawn = oneTtl(null, "a", "b", "c");
     List<String> fired = new ArrayList<>();
 
     int count = lawn.advance(100, timer -> {
@@ -180,10 +183,7 @@ class LawnRunTest {
 
   @Test
   void aRunStopsAtTheLimitAndLeavesTheRestDueAndKeyedByTheirHead() {
-    var lawn = lawn(0, 1);
-    lawn.schedule(100, "a");
-    lawn.schedule(100, "b");
-    lawn.schedule(100, "c");
+    var lawn = oneTtl(null, "a", "b", "c");
     List<String> fired = new ArrayList<>();
 
     assertThat(lawn.advance(100, timer -> fired.add(timer.payload()), 2)).isEqualTo(2);
