@@ -33,7 +33,10 @@ final class RequestQueue {
    * them, written on every poll, would take their line away from them each time.
    */
   private static final int PAD = 16;
-  /** In {@link #cursor}: the lane being drained, how many it handed out in a row, and how many lanes have a mark. */
+  /**
+   * In {@link #cursor}: the lane being drained, how many it has handed out in a row, and how many
+   * lanes have a mark.
+   */
   private static final int CURRENT = PAD;
   private static final int BURST = PAD + 1;
   private static final int MARKED = PAD + 2;
