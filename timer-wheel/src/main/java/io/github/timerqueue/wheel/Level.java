@@ -154,18 +154,18 @@ final class Level<T> {
 
   /**
    * Files a timer that is in no bucket in a slot of the range, by key or coarse: as the slot's lone
-   * timer if it is empty, else at the end of its bucket, which a slot holding a lone timer first
-   * takes from the spares, the lone timer first in it. Returns the bucket the timer joined, or
-   * {@code null} if it is the lone timer.
+   * timer if it is empty and {@code mayBeLone}, else at the end of its bucket, which a slot that
+   * holds a lone timer or none first takes from the spares (the lone timer first in it). Returns
+   * the bucket the timer joined, or {@code null} if it is the lone timer.
    */
-  Bucket<T> file(WheelTimer<T> timer, int slot, boolean coarseKind) {
+  Bucket<T> file(WheelTimer<T> timer, int slot, boolean coarseKind, boolean mayBeLone) {
     Object[] table = coarseKind ? coarseByKey : byKey;
     if (table == null || windowOffset(slot) >= table.length) {
       table = widen(slot, coarseKind);
     }
     int at = slot & (table.length - 1);
     Object entry = table[at];
-    if (entry == null) {
+    if (entry == null && mayBeLone) {
       table[at] = timer;
       timer.bucket = lone(coarseKind);
       timer.slot = slot;
@@ -174,7 +174,10 @@ final class Level<T> {
       return null;
     }
     Bucket<T> bucket = bucketOf(entry);
-    if (bucket == null) {
+    if (entry == null) {
+      bucket = owner.takeBucket(this, slot, coarseKind);
+      table[at] = bucket;
+    } else if (bucket == null) {
       bucket = owner.takeBucket(this, slot, coarseKind);
       table[at] = bucket;
       // The lone timer is counted already; joining the bucket counts it again.

@@ -673,7 +673,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       return;
     }
     long key = keyOf(saturatedAdd(elapsed, distance));
-    insert(timer, key);
+    insert(timer, key, true);
     noteArmed(timer, key);
   }
 
@@ -697,7 +697,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       timer.setDeadline(
           passKey - 1 == highestKey ? latest : now + (passKey * resolution - elapsed));
       size++;
-      level.file(timer, (int) block & level.slotMask, true);
+      level.file(timer, (int) block & level.slotMask, true, true);
       noteArmed(timer, passKey - 1);
       return true;
     }
@@ -724,10 +724,11 @@ public final class TimingWheel<T> implements TimerQueue<T> {
 
   /**
    * Files a timer whose key is at least the minimum allowed key in its slot of the lowest level
-   * whose part of the keys holds it (below the next level's start), or appends it to the overflow
-   * bucket; returns the bucket it joined, or {@code null} if it is its slot's lone timer.
+   * whose part of the keys holds it (below the next level's start), as a lone timer if the slot is
+   * empty and {@code mayBeLone} ({@link Level#file}), or appends it to the overflow bucket; returns
+   * the bucket it joined, or {@code null} if it is its slot's lone timer.
    */
-  private Bucket<T> insert(WheelTimer<T> timer, long key) {
+  private Bucket<T> insert(WheelTimer<T> timer, long key, boolean mayBeLone) {
     int top = levels.length - 1;
     int index = 0;
     while (index < top && Long.compareUnsigned(key, levels[index + 1].minKey) >= 0) {
@@ -735,7 +736,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     }
     Level<T> level = levels[index];
     if (index < top || Long.compareUnsigned(key, level.maxKey) <= 0) {
-      return level.file(timer, level.slotOf(key), false);
+      return level.file(timer, level.slotOf(key), false, mayBeLone);
     }
     overflow.append(timer);
     if (Long.compareUnsigned(key, overflowKeyLowerBound) < 0) {
@@ -745,18 +746,25 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   }
 
   /**
-   * Puts a timer that was taken out of its bucket by an advance where it now belongs: the due
-   * bucket if its key is below the minimum allowed key, else the lowest level that holds it, or the
-   * overflow bucket.
+   * Puts a timer that was taken out of a bucket by an advance where it now belongs: the due bucket
+   * if its key is below the minimum allowed key, else the lowest level that holds it, or the
+   * overflow bucket. It joins a bucket even as the first timer of its slot, never as a lone timer:
+   * the timers of a passed bucket come in runs of one key (with a single TTL, each run is the
+   * timers armed in one interval), and the first of a run filed alone would be moved into a bucket
+   * by the second at once, work that a steady flow of timers pays for every key.
    */
   private void refile(WheelTimer<T> timer) {
+    refile(timer, false);
+  }
+
+  private void refile(WheelTimer<T> timer, boolean mayBeLone) {
     long key = keyOf(timer);
     if (Long.compareUnsigned(key, minAllowedKey) < 0) {
       due.append(timer);
     } else if (key == refiledKey && refiledTo != null) {
       refiledTo.append(timer);
     } else {
-      refiledTo = insert(timer, key);
+      refiledTo = insert(timer, key, mayBeLone);
       refiledKey = key;
     }
   }
@@ -835,10 +843,13 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     }
   }
 
-  /** Files the lone timer of a slot that a level passed, which took it out, where it belongs. */
+  /**
+   * Files the lone timer of a slot that a level passed, which took it out, where it belongs: as a
+   * lone timer again if its new slot is empty, since it comes alone.
+   */
   void passLone(WheelTimer<T> timer) {
     refiledTo = null;
-    refile(timer);
+    refile(timer, true);
   }
 
   /**

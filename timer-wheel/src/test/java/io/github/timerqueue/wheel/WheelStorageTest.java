@@ -321,4 +321,23 @@ class WheelStorageTest {
     assertThat(fired).containsExactly(2, 0, 1);
     assertThat(wheel.size()).isZero();
   }
+
+  @Test
+  void timersMovedDownFromABucketJoinBucketsAndALoneTimerMovesDownAlone() {
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    WheelTimer<Integer> first = (WheelTimer<Integer>) wheel.schedule(20, 1);
+    WheelTimer<Integer> second = (WheelTimer<Integer>) wheel.schedule(21, 2);
+    WheelTimer<Integer> alone = (WheelTimer<Integer>) wheel.schedule(40, 3);
+    Level<Integer> level0 = wheel.levels[0];
+    wheel.advance(16, timer -> {});
+    assertThat(level0.bucketAt(level0.slotOf(19), false)).as("key 19, from a bucket").isNotNull()
+        .isSameAs(first.bucket);
+    assertThat(level0.bucketAt(level0.slotOf(20), false)).as("key 20, from a bucket").isNotNull()
+        .isSameAs(second.bucket);
+    TimingWheelInvariants.check(wheel);
+
+    wheel.advance(32, timer -> {});
+    assertThat(level0.entryAt(level0.slotOf(39), false)).as("key 39, alone").isSameAs(alone);
+    TimingWheelInvariants.check(wheel);
+  }
 }
