@@ -24,8 +24,11 @@ import java.util.function.Consumer;
  * slot to it) and follows at least as many removals as it keeps timers, so it costs {@code O(1)}
  * amortized per removal.
  *
- * <p>A slot of a level has a bucket only while it holds timers: an emptied one goes to the wheel's
- * spare buckets, for the next slot that needs one.
+ * <p>A slot of a level has a bucket only while it holds timers, and only from its second timer
+ * on (its first is a lone timer, which the {@link Level} holds itself): an emptied bucket goes to
+ * the wheel's spare buckets, for the next slot that needs one. Each level has, per kind of slot,
+ * one more bucket, its <em>lone bucket</em>, which never holds a slot: a lone timer names it as
+ * its bucket, so that its owner is known and removing it goes to its level ({@link #remove}).
  */
 final class Bucket<T> {
   /** Fewest filled slots at which a bucket is compacted for being sparse: two chunks. */
@@ -42,6 +45,8 @@ final class Bucket<T> {
   int index;
   /** Whether this is a coarse slot of its level, which holds timers of {@code scheduleWithin}. */
   boolean coarse;
+  /** Whether this is a level's lone bucket, which lone timers name and which holds no slot. */
+  private final boolean lone;
   /** The first chunk of the chain, or {@link Slab#NO_CHUNK} if {@code fill == 0}. */
   int first = Slab.NO_CHUNK;
   /** The last chunk of the chain, which holds slot {@code fill - 1}. */
@@ -59,8 +64,18 @@ final class Bucket<T> {
   Bucket<T> nextSpare;
 
   Bucket(TimingWheel<T> owner, Level<T> level, int index, boolean coarse) {
+    this(owner, level, index, coarse, false);
+  }
+
+  private Bucket(TimingWheel<T> owner, Level<T> level, int index, boolean coarse, boolean lone) {
     this.owner = owner;
+    this.lone = lone;
     assign(level, index, coarse);
+  }
+
+  /** The lone bucket of a level's slots of one kind. */
+  static <T> Bucket<T> lone(Level<T> level, boolean coarse) {
+    return new Bucket<>(level.owner, level, -1, coarse, true);
   }
 
   /** Makes an empty bucket the bucket of a slot. */
@@ -121,8 +136,15 @@ final class Bucket<T> {
     }
   }
 
-  /** Takes a timer of this bucket out of it; it is then not pending. */
+  /**
+   * Takes a timer of this bucket out of it, or a lone timer out of its slot if this is a lone
+   * bucket; it is then not pending.
+   */
   void remove(WheelTimer<T> timer) {
+    if (lone) {
+      level.removeLone(timer);
+      return;
+    }
     Slab<T> slab = owner.slab;
     slab.slots[timer.slot] = null;
     timer.slot = WheelTimer.NOT_PENDING;
@@ -316,8 +338,9 @@ final class Bucket<T> {
 
   @Override
   public String toString() {
-    String name = level == null ? owner.nameOf(this)
-        : (coarse ? "coarse slot " : "slot ") + index + " of level " + level.index;
+    String slot = lone ? (coarse ? "lone coarse timers" : "lone timers")
+        : (coarse ? "coarse slot " : "slot ") + index;
+    String name = level == null ? owner.nameOf(this) : slot + " of level " + level.index;
     return "Bucket{" + name + ", size=" + size + ", fill=" + fill + "}";
   }
 }

@@ -2,17 +2,21 @@ package io.github.timerqueue.wheel;
 
 /**
  * One level of a {@link TimingWheel}: its geometry (which keys each of its slots covers), its
- * current range of keys, and its buckets, two per slot (timers stored by key, and coarse timers of
- * {@code scheduleWithin}), with an occupancy bitmap for each kind.
+ * current range of keys, and its slots, two per position (timers stored by key, and coarse timers
+ * of {@code scheduleWithin}), with an occupancy bitmap for each kind.
  *
  * <p>Level {@code i} has {@code 2^bits} slots, and each covers {@code 2^shift} consecutive keys,
  * where {@code shift} is the sum of the bits of the levels below; the level's range, {@code
  * [minKey, maxKey]}, starts at a multiple of {@code 2^shift} and spans {@code 2^(shift + bits)}
  * keys (saturated at 2^64 - 1), so the key {@code k} of the range is in slot {@code (k >>> shift)
- * & (2^bits - 1)}. A slot has a bucket only while it holds timers, taken from the wheel's spare
- * buckets when it gets its first and given back when it empties.
+ * & (2^bits - 1)}. A slot that holds one timer holds it directly, a <em>lone</em> timer, whose
+ * {@link WheelTimer#bucket} is the level's {@linkplain #lone(boolean) lone bucket} of that kind and
+ * whose {@link WheelTimer#slot} is the slot's number; when a second timer comes, the slot takes a
+ * bucket from the wheel's spare buckets, the lone timer first in it, and keeps it until it empties.
+ * Most slots of a level with few timers hold one timer (a thousand timers spread over a level of
+ * 1,024 slots), and a bucket with its first chunk costs 112 bytes, over three times the timer.
  *
- * <p>The tables of buckets and the bitmaps grow with use, so that a wheel with few timers does not
+ * <p>The tables of slots and the bitmaps grow with use, so that a wheel with few timers does not
  * pay for levels and slots it does not use: a kind's bitmap is allocated with its first timer, and
  * its table covers only the slots from the one holding {@link #minKey} up to the farthest one used
  * so far, a window of a power of two slots that doubles when a timer lands beyond it. Slot {@code
@@ -48,23 +52,28 @@ final class Level<T> {
   long minKey;
   /** The largest key it can hold, saturated at {@link #END}. */
   long maxKey;
-  /** Timers in its buckets by key. */
+  /** Timers in its slots by key. */
   int keyed;
-  /** Timers in its coarse buckets. */
+  /** Timers in its coarse slots. */
   int coarse;
   /**
-   * Bucket by key of each slot of the window, slot {@code s} at {@code s & (length - 1)}; {@code
-   * null} until the level's first timer by key.
+   * What each slot of the window holds by key, slot {@code s} at {@code s & (length - 1)}: {@code
+   * null}, its lone timer (a {@link WheelTimer}) or its {@link Bucket}; the table is {@code null}
+   * until the level's first timer by key.
    */
-  Bucket<T>[] byKey;
-  /** Coarse bucket of each slot of the window, as {@link #byKey}. */
-  Bucket<T>[] coarseByKey;
+  Object[] byKey;
+  /** What each slot of the window holds in its coarse slot, as {@link #byKey}. */
+  Object[] coarseByKey;
+  /** The bucket that the lone timers by key name as theirs; made with {@link #byKey}. */
+  private Bucket<T> loneByKey;
+  /** The bucket that the lone coarse timers name as theirs; made with {@link #coarseByKey}. */
+  private Bucket<T> loneCoarse;
   /**
-   * One bit per slot, set if and only if its bucket by key holds a timer; {@code null} until the
+   * One bit per slot, set if and only if the slot holds a timer by key; {@code null} until the
    * level's first timer by key.
    */
   long[] keyedBits;
-  /** One bit per slot, set if and only if its coarse bucket holds a timer; as {@link #keyedBits}. */
+  /** One bit per slot, set if and only if its coarse slot holds a timer; as {@link #keyedBits}. */
   long[] coarseBits;
 
   /** Creates level {@code index} of a geometry, its range starting at {@code minKey}. */
@@ -143,51 +152,122 @@ final class Level<T> {
     return keyed + coarse == 0;
   }
 
-  /** The bucket by key of a slot of the range, taken from the spares if it has none. */
-  Bucket<T> keyedBucket(int slot) {
-    return bucketFor(slot, false);
-  }
-
-  /** The coarse bucket of a slot of the range, taken from the spares if it has none. */
-  Bucket<T> coarseBucket(int slot) {
-    return bucketFor(slot, true);
-  }
-
-  private Bucket<T> bucketFor(int slot, boolean coarseKind) {
-    Bucket<T>[] table = coarseKind ? coarseByKey : byKey;
+  /**
+   * Files a timer that is in no bucket in a slot of the range, by key or coarse: as the slot's lone
+   * timer if it is empty and {@code mayBeLone}, else at the end of its bucket, which a slot that
+   * holds a lone timer or none first takes from the spares (the lone timer first in it). Returns
+   * the bucket the timer joined, or {@code null} if it is the lone timer.
+   */
+  Bucket<T> file(WheelTimer<T> timer, int slot, boolean coarseKind, boolean mayBeLone) {
+    Object[] table = coarseKind ? coarseByKey : byKey;
     if (table == null || windowOffset(slot) >= table.length) {
       table = widen(slot, coarseKind);
     }
     int at = slot & (table.length - 1);
-    Bucket<T> bucket = table[at];
-    return bucket != null ? bucket : (table[at] = owner.takeBucket(this, slot, coarseKind));
+    Object entry = table[at];
+    if (entry == null && mayBeLone) {
+      table[at] = timer;
+      timer.bucket = lone(coarseKind);
+      timer.slot = slot;
+      count(coarseKind, 1);
+      bits(coarseKind)[slot >>> 6] |= 1L << slot;
+      return null;
+    }
+    Bucket<T> bucket = bucketOf(entry);
+    if (entry == null) {
+      bucket = owner.takeBucket(this, slot, coarseKind);
+      table[at] = bucket;
+    } else if (bucket == null) {
+      bucket = owner.takeBucket(this, slot, coarseKind);
+      table[at] = bucket;
+      // The lone timer is counted already; joining the bucket counts it again.
+      count(coarseKind, -1);
+      bucket.append(loneOf(entry));
+    }
+    bucket.append(timer);
+    return bucket;
+  }
+
+  /** Takes a lone timer of this level out of its slot; it is then not pending. */
+  void removeLone(WheelTimer<T> timer) {
+    boolean coarseKind = timer.bucket.coarse;
+    count(coarseKind, -1);
+    unlink(timer.slot, coarseKind);
+    timer.slot = WheelTimer.NOT_PENDING;
+  }
+
+  /** The bucket that lone timers of a kind name as theirs, {@code null} before the kind's table. */
+  Bucket<T> lone(boolean coarseKind) {
+    return coarseKind ? loneCoarse : loneByKey;
   }
 
   /** Widens the table of a kind to reach {@code slot}, making its bitmap if it has none. */
-  private Bucket<T>[] widen(int slot, boolean coarseKind) {
+  private Object[] widen(int slot, boolean coarseKind) {
     if (coarseKind) {
       if (coarseBits == null) {
         coarseBits = newBits();
+        loneCoarse = Bucket.lone(this, true);
       }
       return coarseByKey = widened(coarseByKey, slot);
     }
     if (keyedBits == null) {
       keyedBits = newBits();
+      loneByKey = Bucket.lone(this, false);
     }
     return byKey = widened(byKey, slot);
   }
 
-  /** The bucket of a kind at a slot whose bit is set. */
-  Bucket<T> occupiedBucket(int slot, boolean coarseKind) {
-    Bucket<T>[] table = coarseKind ? coarseByKey : byKey;
+  /** What an occupied slot of a kind holds: its lone timer or its bucket. */
+  Object occupied(int slot, boolean coarseKind) {
+    Object[] table = coarseKind ? coarseByKey : byKey;
     return table[slot & (table.length - 1)];
   }
 
-  /** The bucket of a kind at a slot, or {@code null} if it has none; for tests. */
+  /** What a slot of a kind holds: its lone timer, its bucket, or {@code null}; for tests. */
+  Object entryAt(int slot, boolean coarseKind) {
+    Object[] table = coarseKind ? coarseByKey : byKey;
+    Object entry = table == null ? null : table[slot & (table.length - 1)];
+    return entry != null && slotOfEntry(entry) == slot ? entry : null;
+  }
+
+  /** The bucket of a slot, or {@code null} if it holds none (but a lone timer, or nothing). */
   Bucket<T> bucketAt(int slot, boolean coarseKind) {
-    Bucket<T>[] table = coarseKind ? coarseByKey : byKey;
-    Bucket<T> bucket = table == null ? null : table[slot & (table.length - 1)];
-    return bucket != null && bucket.index == slot ? bucket : null;
+    return bucketOf(entryAt(slot, coarseKind));
+  }
+
+  /** The bucket that a slot's entry is, or {@code null} if it is a lone timer or nothing. */
+  @SuppressWarnings("unchecked")
+  static <T> Bucket<T> bucketOf(Object entry) {
+    return entry instanceof Bucket ? (Bucket<T>) entry : null;
+  }
+
+  /** The lone timer that a slot's entry is, or {@code null} if it is a bucket or nothing. */
+  @SuppressWarnings("unchecked")
+  static <T> WheelTimer<T> loneOf(Object entry) {
+    return entry instanceof WheelTimer ? (WheelTimer<T>) entry : null;
+  }
+
+  /** The first timer of a slot's entry, which is not {@code null}. */
+  static <T> WheelTimer<T> firstOf(Object entry) {
+    WheelTimer<T> lone = loneOf(entry);
+    return lone != null ? lone : Level.<T>bucketOf(entry).first();
+  }
+
+  /** The slot number of a slot's entry. */
+  private static int slotOfEntry(Object entry) {
+    return entry instanceof Bucket<?> bucket ? bucket.index : ((WheelTimer<?>) entry).slot;
+  }
+
+  private void count(boolean coarseKind, int timers) {
+    if (coarseKind) {
+      coarse += timers;
+    } else {
+      keyed += timers;
+    }
+  }
+
+  private long[] bits(boolean coarseKind) {
+    return coarseKind ? coarseBits : keyedBits;
   }
 
   /** How many slots a slot of the range lies after the one holding {@link #minKey}. */
@@ -203,7 +283,7 @@ final class Level<T> {
       keyed++;
     }
     if (bucket.size == 1) {
-      bitsOf(bucket)[bucket.index >>> 6] |= 1L << bucket.index;
+      bits(bucket.coarse)[bucket.index >>> 6] |= 1L << bucket.index;
     }
   }
 
@@ -237,8 +317,12 @@ final class Level<T> {
 
   /** Takes a bucket from its slot, clearing the slot's bit. */
   private void unlink(Bucket<T> bucket) {
-    int slot = bucket.index;
-    if (bucket.coarse) {
+    unlink(bucket.index, bucket.coarse);
+  }
+
+  /** Empties a slot of a kind, clearing its bit. */
+  private void unlink(int slot, boolean coarseKind) {
+    if (coarseKind) {
       coarseBits[slot >>> 6] &= ~(1L << slot);
       coarseByKey[slot & (coarseByKey.length - 1)] = null;
     } else {
@@ -248,22 +332,32 @@ final class Level<T> {
   }
 
   /**
-   * Empties every bucket of the slots in {@code [from, to)} that holds a timer, found through the
-   * bitmaps, slot by slot, the bucket by key before the coarse one, by handing it to the owner's
-   * {@link TimingWheel#pass}; returns how many slots it visited.
+   * Empties every slot in {@code [from, to)} that holds a timer, found through the bitmaps, slot by
+   * slot, by key before coarse, handing a bucket to the owner's {@link TimingWheel#pass} and a lone
+   * timer, taken out, to its {@link TimingWheel#passLone}; returns how many slots it visited.
    */
   int takeSlots(int from, int to) {
     int visited = 0;
     for (int slot = nextOccupiedSlot(from, to); slot >= 0; slot = nextOccupiedSlot(slot + 1, to)) {
       visited++;
       if (isSet(keyedBits, slot)) {
-        owner.pass(occupiedBucket(slot, false));
+        pass(occupied(slot, false));
       }
       if (isSet(coarseBits, slot)) {
-        owner.pass(occupiedBucket(slot, true));
+        pass(occupied(slot, true));
       }
     }
     return visited;
+  }
+
+  private void pass(Object entry) {
+    WheelTimer<T> lone = loneOf(entry);
+    if (lone != null) {
+      removeLone(lone);
+      owner.passLone(lone);
+    } else {
+      owner.pass(bucketOf(entry));
+    }
   }
 
   /**
@@ -281,19 +375,25 @@ final class Level<T> {
 
   /** Forgets every timer, which is then not pending. */
   void clear() {
-    clear(byKey, keyedBits);
-    clear(coarseByKey, coarseBits);
+    forEachOccupied(byKey, keyedBits, this::clear);
+    forEachOccupied(coarseByKey, coarseBits, this::clear);
     keyed = 0;
     coarse = 0;
   }
 
-  private static <T> void clear(Bucket<T>[] table, long[] occupied) {
-    forEachOccupied(table, occupied, Bucket::clear);
+  private void clear(Object entry) {
+    WheelTimer<T> lone = loneOf(entry);
+    if (lone != null) {
+      unlink(lone.slot, lone.bucket.coarse);
+      lone.slot = WheelTimer.NOT_PENDING;
+    } else {
+      bucketOf(entry).clear();
+    }
   }
 
-  /** Hands each bucket of a kind that holds a timer to {@code action}. */
-  private static <T> void forEachOccupied(
-      Bucket<T>[] table, long[] occupied, java.util.function.Consumer<Bucket<T>> action) {
+  /** Hands the entry of each slot of a kind that holds a timer to {@code action}. */
+  private static void forEachOccupied(
+      Object[] table, long[] occupied, java.util.function.Consumer<Object> action) {
     if (occupied == null) {
       return;
     }
@@ -306,21 +406,24 @@ final class Level<T> {
 
   /** Hands every timer to {@code action}, changing nothing. */
   void forEach(java.util.function.Consumer<? super WheelTimer<T>> action) {
-    forEach(byKey, keyedBits, action);
-    forEach(coarseByKey, coarseBits, action);
+    java.util.function.Consumer<Object> each = entry -> {
+      WheelTimer<T> lone = loneOf(entry);
+      if (lone != null) {
+        action.accept(lone);
+      } else {
+        Level.<T>bucketOf(entry).forEach(action);
+      }
+    };
+    forEachOccupied(byKey, keyedBits, each);
+    forEachOccupied(coarseByKey, coarseBits, each);
   }
 
-  private static <T> void forEach(
-      Bucket<T>[] table, long[] occupied, java.util.function.Consumer<? super WheelTimer<T>> action) {
-    forEachOccupied(table, occupied, bucket -> bucket.forEach(action));
-  }
-
-  /** A bucket of the level that holds a timer, or {@code null} if it has none. */
-  Bucket<T> anyOccupiedBucket() {
+  /** What a slot that holds a timer holds (a lone timer or a bucket), or {@code null} if none. */
+  Object anyOccupied() {
     if (keyed > 0) {
-      return occupiedBucket(nextSetSlot(keyedBits, 0, slotMask + 1), false);
+      return occupied(nextSetSlot(keyedBits, 0, slotMask + 1), false);
     }
-    return coarse > 0 ? occupiedBucket(nextSetSlot(coarseBits, 0, slotMask + 1), true) : null;
+    return coarse > 0 ? occupied(nextSetSlot(coarseBits, 0, slotMask + 1), true) : null;
   }
 
   // ---------------------------------------------------------------- bitmaps
@@ -381,27 +484,22 @@ final class Level<T> {
     return occupied != null && (occupied[slot >>> 6] & (1L << slot)) != 0;
   }
 
-  private long[] bitsOf(Bucket<T> bucket) {
-    return bucket.coarse ? coarseBits : keyedBits;
-  }
-
   private long[] newBits() {
     return new long[Math.max(1, (slotMask + 1) >>> 6)];
   }
 
   /**
    * A table whose window reaches {@code slot}: at least twice as long as {@code table} (or new),
-   * holding its buckets at their positions in the longer window.
+   * holding its entries at their positions in the longer window.
    */
-  private Bucket<T>[] widened(Bucket<T>[] table, int slot) {
+  private Object[] widened(Object[] table, int slot) {
     int length = Math.max(table == null ? 1 : 2 * table.length,
         Integer.highestOneBit(windowOffset(slot)) << 1);
-    @SuppressWarnings("unchecked")
-    Bucket<T>[] wider = (Bucket<T>[]) new Bucket<?>[Math.min(length, slotMask + 1)];
+    Object[] wider = new Object[Math.min(length, slotMask + 1)];
     if (table != null) {
-      for (Bucket<T> bucket : table) {
-        if (bucket != null) {
-          wider[bucket.index & (wider.length - 1)] = bucket;
+      for (Object entry : table) {
+        if (entry != null) {
+          wider[slotOfEntry(entry) & (wider.length - 1)] = entry;
         }
       }
     }

@@ -53,10 +53,10 @@ import java.util.function.Consumer;
  *       bytes in its bucket's chain of 16-slot chunks, all in one array that grows by half when
  *       it runs out and is reused as buckets fill and empty (at most four filled slots per timer
  *       in a bucket, usually one); per level and kind of slot (by key, coarse), allocated with
- *       its first timer, a bitmap of 2<sup>b<sub>i</sub></sup> bits and a table of bucket
- *       references that covers the slots from the level's start to the farthest one used so far
- *       (at most 2<sup>b<sub>i</sub></sup>), and a small bucket object per slot that holds
- *       timers.
+ *       its first timer, a bitmap of 2<sup>b<sub>i</sub></sup> bits and a table of references
+ *       that covers the slots from the level's start to the farthest one used so far (at most
+ *       2<sup>b<sub>i</sub></sup>), and a small bucket object per slot that holds two timers or
+ *       more: a slot's only timer is held by the table itself and takes no slot in the array.
  * </ul>
  *
  * <h2>Order</h2>
@@ -156,6 +156,10 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    *   does) would save the one slot write, but then every read of a bucket must read each
    *   cancelled timer to tell it is stale, and a compaction must too: a cache miss later instead
    *   of a store now, which the processor retires without waiting for it.
+   *   A slot of a level that holds a single timer holds it in its table entry, with no bucket
+   *   (Level's lone timers): with a thousand timers spread over a level of 1,024 slots, most
+   *   occupied slots hold one, and a bucket object with its first chunk would cost 112 bytes
+   *   for it, more than three times the timer.
    * - A timer is 32 bytes: payload, deadline, bucket, slot. It does not store its key, which is
    *   derived from its deadline and the clock when it moves (keyOf), nor its owner, which is its
    *   bucket's: a timer that is not pending keeps its last bucket, so the foreign-handle check
@@ -472,9 +476,16 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     TimerQueueChecks.checkNotInHandler(advancing, "drain");
     int drained = drain(due, sink) + drain(overflow, sink);
     for (Level<T> level : levels) {
-      Bucket<T> bucket;
-      while ((bucket = level.anyOccupiedBucket()) != null) {
-        drained += drain(bucket, sink);
+      Object entry;
+      while ((entry = level.anyOccupied()) != null) {
+        WheelTimer<T> lone = Level.loneOf(entry);
+        if (lone != null) {
+          remove(lone);
+          drained++;
+          sink.accept(lone);
+        } else {
+          drained += drain(Level.<T>bucketOf(entry), sink);
+        }
       }
     }
     return drained;
@@ -662,7 +673,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       return;
     }
     long key = keyOf(saturatedAdd(elapsed, distance));
-    insert(timer, key);
+    insert(timer, key, true);
     noteArmed(timer, key);
   }
 
@@ -686,7 +697,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       timer.setDeadline(
           passKey - 1 == highestKey ? latest : now + (passKey * resolution - elapsed));
       size++;
-      level.coarseBucket((int) block & level.slotMask).append(timer);
+      level.file(timer, (int) block & level.slotMask, true, true);
       noteArmed(timer, passKey - 1);
       return true;
     }
@@ -712,11 +723,12 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   }
 
   /**
-   * Appends a timer whose key is at least the minimum allowed key to the bucket of its slot in the
-   * lowest level whose part of the keys holds it (below the next level's start), or to the overflow
-   * bucket; returns the bucket it joined.
+   * Files a timer whose key is at least the minimum allowed key in its slot of the lowest level
+   * whose part of the keys holds it (below the next level's start), as a lone timer if the slot is
+   * empty and {@code mayBeLone} ({@link Level#file}), or appends it to the overflow bucket; returns
+   * the bucket it joined, or {@code null} if it is its slot's lone timer.
    */
-  private Bucket<T> insert(WheelTimer<T> timer, long key) {
+  private Bucket<T> insert(WheelTimer<T> timer, long key, boolean mayBeLone) {
     int top = levels.length - 1;
     int index = 0;
     while (index < top && Long.compareUnsigned(key, levels[index + 1].minKey) >= 0) {
@@ -724,9 +736,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     }
     Level<T> level = levels[index];
     if (index < top || Long.compareUnsigned(key, level.maxKey) <= 0) {
-      Bucket<T> bucket = level.keyedBucket(level.slotOf(key));
-      bucket.append(timer);
-      return bucket;
+      return level.file(timer, level.slotOf(key), false, mayBeLone);
     }
     overflow.append(timer);
     if (Long.compareUnsigned(key, overflowKeyLowerBound) < 0) {
@@ -736,18 +746,25 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   }
 
   /**
-   * Puts a timer that was taken out of its bucket by an advance where it now belongs: the due
-   * bucket if its key is below the minimum allowed key, else the lowest level that holds it, or the
-   * overflow bucket.
+   * Puts a timer that was taken out of a bucket by an advance where it now belongs: the due bucket
+   * if its key is below the minimum allowed key, else the lowest level that holds it, or the
+   * overflow bucket. It joins a bucket even as the first timer of its slot, never as a lone timer:
+   * the timers of a passed bucket come in runs of one key (with a single TTL, each run is the
+   * timers armed in one interval), and the first of a run filed alone would be moved into a bucket
+   * by the second at once, work that a steady flow of timers pays for every key.
    */
   private void refile(WheelTimer<T> timer) {
+    refile(timer, false);
+  }
+
+  private void refile(WheelTimer<T> timer, boolean mayBeLone) {
     long key = keyOf(timer);
     if (Long.compareUnsigned(key, minAllowedKey) < 0) {
       due.append(timer);
     } else if (key == refiledKey && refiledTo != null) {
       refiledTo.append(timer);
     } else {
-      refiledTo = insert(timer, key);
+      refiledTo = insert(timer, key, mayBeLone);
       refiledKey = key;
     }
   }
@@ -827,6 +844,15 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   }
 
   /**
+   * Files the lone timer of a slot that a level passed, which took it out, where it belongs: as a
+   * lone timer again if its new slot is empty, since it comes alone.
+   */
+  void passLone(WheelTimer<T> timer) {
+    refiledTo = null;
+    refile(timer, true);
+  }
+
+  /**
    * Moves the overflow timers that the top level now reaches into the levels (or the due bucket),
    * keeping the others in order, and makes the overflow's key bound exact.
    */
@@ -902,7 +928,13 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     for (Level<T> level : levels) {
       if (level.keyed > 0) {
         // The levels partition the keys in order, so the lowest non-empty one has the smallest.
-        Bucket<T> bucket = level.occupiedBucket(level.firstOccupiedSlot(false), false);
+        Object entry = level.occupied(level.firstOccupiedSlot(false), false);
+        Bucket<T> bucket = Level.bucketOf(entry);
+        if (bucket == null) {
+          best = Level.loneOf(entry);
+          bestKey = keyOf(best);
+          break;
+        }
         long blockStart = (keyOf(bucket.first()) >>> level.shift) << level.shift;
         long floor = Long.compareUnsigned(blockStart, level.minKey) < 0 ? level.minKey : blockStart;
         int chunk = bucket.first;
@@ -926,7 +958,8 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       Level<T> level = levels[index];
       if (level.coarse > 0) {
         // Coarse slots fire in slot order, and all timers of one coarse slot share its key.
-        WheelTimer<T> candidate = level.occupiedBucket(level.firstOccupiedSlot(true), true).first();
+        WheelTimer<T> candidate =
+            Level.firstOf(level.occupied(level.firstOccupiedSlot(true), true));
         long key = keyOf(candidate);
         if (best == null || Long.compareUnsigned(key, bestKey) < 0) {
           best = candidate;

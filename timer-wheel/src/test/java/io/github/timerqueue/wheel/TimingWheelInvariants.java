@@ -17,8 +17,10 @@ import java.util.Map;
  *       holes are bounded: at most {@code max(size, SPARSE_FILL - 1)}.
  *   <li>Every chunk of the slab is in exactly one chain, a bucket's or the free one, whose
  *       chunks hold no timer and whose length is counted.
- *   <li>A slot has a bucket, at its slot in its level's table, if and only if it holds a timer, and
- *       then its bitmap bit is set; spare buckets are empty and in no slot.
+ *   <li>A slot holds a timer if and only if its bitmap bit is set; it holds a lone timer, which
+ *       names its level's lone bucket of that kind and the slot's number as its position, or a
+ *       bucket, at its slot in its level's table, that holds a timer; a level's lone buckets are
+ *       empty; spare buckets are empty and in no slot.
  *   <li>A timer stored by key sits in the slot of its key, in the lowest level that holds the key:
  *       from the level's start up to the next level's start (the top level: its end).
  *   <li>A timer in a coarse slot of level {@code i} has the key at which that slot is passed, minus
@@ -84,6 +86,15 @@ final class TimingWheelInvariants {
         }
         checkWindow(level, level.byKey, level.keyedBits, "");
         checkWindow(level, level.coarseByKey, level.coarseBits, "coarse ");
+        for (boolean coarseKind : new boolean[] {false, true}) {
+          Bucket<T> lone = level.lone(coarseKind);
+          if (lone != null) {
+            check(checkBucket(lone, "lone bucket of level " + index) == 0,
+                "a lone bucket holds timers");
+            check(lone.level == level && lone.coarse == coarseKind && lone.index == -1,
+                "level " + index + " has lone bucket " + lone);
+          }
+        }
         total += keyed + coarse;
       }
       check(total == wheel.size(), "size() is " + wheel.size() + ", buckets hold " + total);
@@ -179,11 +190,26 @@ final class TimingWheelInvariants {
     private int checkSlot(Level<T> level, int slot, boolean coarse) {
       long[] occupied = coarse ? level.coarseBits : level.keyedBits;
       String name = (coarse ? "coarse slot " : "slot ") + slot + " of level " + level.index;
-      Bucket<T> bucket = level.bucketAt(slot, coarse);
-      if (bucket == null) {
-        check(!bit(occupied, slot), name + " has no bucket but its bit is set");
+      Object entry = level.entryAt(slot, coarse);
+      if (entry == null) {
+        check(!bit(occupied, slot), name + " holds nothing but its bit is set");
         return 0;
       }
+      if (entry instanceof WheelTimer<?> loneTimer) {
+        @SuppressWarnings("unchecked")
+        WheelTimer<T> timer = (WheelTimer<T>) loneTimer;
+        check(timer.bucket == level.lone(coarse), name + " holds a lone timer of " + timer.bucket);
+        check(timer.slot == slot, name + " holds a lone timer at slot " + timer.slot);
+        check(seen.put(timer, true) == null, name + " holds a timer that is also elsewhere");
+        check(bit(occupied, slot), "bitmap disagrees with " + name);
+        if (coarse) {
+          checkCoarseKey(level, slot, timer);
+        } else {
+          checkKey(level, slot, timer);
+        }
+        return 1;
+      }
+      Bucket<T> bucket = level.bucketAt(slot, coarse);
       check(bucket.level == level && bucket.index == slot && bucket.coarse == coarse,
           name + " holds " + bucket);
       int size = checkBucket(bucket, name);
@@ -198,35 +224,39 @@ final class TimingWheelInvariants {
     }
 
     private void checkKeyedSlot(Level<T> level, int slot, Bucket<T> bucket) {
+      bucket.forEach(timer -> checkKey(level, slot, timer));
+    }
+
+    private void checkKey(Level<T> level, int slot, WheelTimer<T> timer) {
       long low = level.minKey;
       long high = level.index < top ? levels[level.index + 1].minKey - 1 : level.maxKey;
-      bucket.forEach(timer -> {
-        long key = wheel.keyOf(timer);
-        check(Long.compareUnsigned(key, low) >= 0 && Long.compareUnsigned(key, high) <= 0,
-            "key " + Long.toUnsignedString(key) + " is outside level " + level.index + "'s part ["
-                + Long.toUnsignedString(low) + ", " + Long.toUnsignedString(high) + "]");
-        check(level.slotOf(key) == slot,
-            "key " + Long.toUnsignedString(key) + " is in slot " + slot + " of level "
-                + level.index);
-        noteKey(key);
-      });
+      long key = wheel.keyOf(timer);
+      check(Long.compareUnsigned(key, low) >= 0 && Long.compareUnsigned(key, high) <= 0,
+          "key " + Long.toUnsignedString(key) + " is outside level " + level.index + "'s part ["
+              + Long.toUnsignedString(low) + ", " + Long.toUnsignedString(high) + "]");
+      check(level.slotOf(key) == slot,
+          "key " + Long.toUnsignedString(key) + " is in slot " + slot + " of level "
+              + level.index);
+      noteKey(key);
     }
 
     private void checkCoarseSlot(Level<T> level, int slot, Bucket<T> bucket) {
+      bucket.forEach(timer -> checkCoarseKey(level, slot, timer));
+    }
+
+    private void checkCoarseKey(Level<T> level, int slot, WheelTimer<T> timer) {
       long levelBlock = level.minKey >>> level.shift;
       long block = levelBlock + ((slot - level.slotOf(level.minKey)) & level.slotMask);
       long blockStart = block << level.shift;
-      bucket.forEach(timer -> {
-        long key = wheel.keyOf(timer);
-        check(key + 1 == blockStart - level.passOffset,
-            "coarse key " + Long.toUnsignedString(key) + " in slot " + slot + " of level "
-                + level.index + ", which is passed at "
-                + Long.toUnsignedString(blockStart - level.passOffset));
-        check(Long.compareUnsigned(blockStart, level.maxKey) <= 0,
-            "coarse slot beyond level " + level.index);
-        check(Long.compareUnsigned(key, wheel.minAllowedKey) >= 0, "coarse timer is due");
-        noteKey(key);
-      });
+      long key = wheel.keyOf(timer);
+      check(key + 1 == blockStart - level.passOffset,
+          "coarse key " + Long.toUnsignedString(key) + " in slot " + slot + " of level "
+              + level.index + ", which is passed at "
+              + Long.toUnsignedString(blockStart - level.passOffset));
+      check(Long.compareUnsigned(blockStart, level.maxKey) <= 0,
+          "coarse slot beyond level " + level.index);
+      check(Long.compareUnsigned(key, wheel.minAllowedKey) >= 0, "coarse timer is due");
+      noteKey(key);
     }
 
     private int checkOverflow() {
@@ -275,7 +305,7 @@ final class TimingWheelInvariants {
      * bitmap with it, and every bucket in it at its slot's position and within the window ahead
      * of the slot holding the level's start, so that no two occupied slots share a position.
      */
-    private void checkWindow(Level<T> level, Bucket<T>[] table, long[] occupied, String kind) {
+    private void checkWindow(Level<T> level, Object[] table, long[] occupied, String kind) {
       String name = kind + "table of level " + level.index;
       if (table == null) {
         check(occupied == null, name + " is missing but its bitmap is there");
@@ -285,11 +315,13 @@ final class TimingWheelInvariants {
       check(Integer.bitCount(table.length) == 1 && table.length <= level.slotMask + 1,
           name + " has length " + table.length);
       for (int at = 0; at < table.length; at++) {
-        Bucket<T> bucket = table[at];
-        if (bucket != null) {
-          check((bucket.index & (table.length - 1)) == at, name + " holds " + bucket + " at " + at);
-          check(level.windowOffset(bucket.index) < table.length,
-              name + " holds " + bucket + " beyond its window of " + table.length + " slots");
+        Object entry = table[at];
+        if (entry != null) {
+          int slot =
+              entry instanceof Bucket<?> bucket ? bucket.index : ((WheelTimer<?>) entry).slot;
+          check((slot & (table.length - 1)) == at, name + " holds " + entry + " at " + at);
+          check(level.windowOffset(slot) < table.length,
+              name + " holds " + entry + " beyond its window of " + table.length + " slots");
         }
       }
     }

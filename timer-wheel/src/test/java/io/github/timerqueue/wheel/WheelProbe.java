@@ -35,6 +35,20 @@ final class WheelProbe {
     return (bucket.coarse ? "coarse level " : "level ") + bucket.level.index;
   }
 
+  /**
+   * The slot a pending timer is in, as {@code "slot s of level i"} or {@code "coarse slot s of
+   * level i"}, whether it is the slot's lone timer or in its bucket; else {@link #where}.
+   */
+  static String slotOf(TimerHandle<?> handle) {
+    WheelTimer<?> timer = (WheelTimer<?>) handle;
+    Bucket<?> bucket = timer.bucket;
+    if (timer.slot < 0 || bucket.level == null) {
+      return where(bucket.owner, handle);
+    }
+    int slot = bucket.level.lone(bucket.coarse) == bucket ? timer.slot : bucket.index;
+    return (bucket.coarse ? "coarse slot " : "slot ") + slot + " of level " + bucket.level.index;
+  }
+
   /** The largest key the levels hold: {@code Timing_wheel}'s {@code max_allowed_key}. */
   static long maxAllowedKey(TimingWheel<?> wheel) {
     return wheel.levels[wheel.levels.length - 1].maxKey;

@@ -258,4 +258,86 @@ class WheelStorageTest {
     assertThat(fired).containsExactlyInAnyOrder(0, 1, 2);
     TimingWheelInvariants.check(wrapped);
   }
+
+  @Test
+  void aSlotHoldsItsFirstTimerItselfAndTakesABucketAtTheSecond() {
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    Level<Integer> level1 = wheel.levels[1];
+    WheelTimer<Integer> first = (WheelTimer<Integer>) wheel.schedule(40, 1);
+    int slot = level1.slotOf(39);
+    assertThat(level1.entryAt(slot, false)).as("a lone timer").isSameAs(first);
+    assertThat(first.bucket).isSameAs(level1.lone(false));
+    assertThat(first.slot).isEqualTo(slot);
+    assertThat(wheel.slab.freeChunks).as("no chunk for a lone timer")
+        .isEqualTo(wheel.slab.chunks());
+    TimingWheelInvariants.check(wheel);
+
+    WheelTimer<Integer> second = (WheelTimer<Integer>) wheel.schedule(41, 2);
+    Bucket<Integer> bucket = level1.bucketAt(slot, false);
+    assertThat(bucket).as("a bucket from the second timer on").isNotNull();
+    assertThat(first.bucket).isSameAs(bucket);
+    assertThat(second.bucket).isSameAs(bucket);
+    assertThat(bucket.first()).as("the lone timer first").isSameAs(first);
+    TimingWheelInvariants.check(wheel);
+
+    assertThat(wheel.cancel(first)).isTrue();
+    assertThat(level1.bucketAt(slot, false)).as("kept while it holds a timer").isSameAs(bucket);
+    assertThat(wheel.cancel(second)).isTrue();
+    assertThat(level1.entryAt(slot, false)).isNull();
+    TimingWheelInvariants.check(wheel);
+
+    // A lone timer cancels, re-arms and fires like any other, and stays this wheel's.
+    WheelTimer<Integer> lone = (WheelTimer<Integer>) wheel.schedule(40, 3);
+    assertThat(wheel.cancel(lone)).isTrue();
+    assertThat(lone.isPending()).isFalse();
+    assertThat(wheel.cancel(lone)).isFalse();
+    assertThat(level1.entryAt(slot, false)).isNull();
+    TimingWheel<Integer> other = wheel("4,4", 0, 1);
+    assertThatThrownBy(() -> other.cancel(lone))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(wheel.reschedule(lone, 3)).isFalse();
+    assertThat(level1.entryAt(slot, false)).isNull();
+    assertThat(wheel.levels[0].entryAt(2, false)).isSameAs(lone);
+    TimingWheelInvariants.check(wheel);
+    List<Integer> fired = new ArrayList<>();
+    wheel.advance(3, timer -> fired.add(timer.payload()));
+    assertThat(fired).containsExactly(3);
+    assertThat(wheel.levels[0].entryAt(2, false)).isNull();
+    TimingWheelInvariants.check(wheel);
+  }
+
+  @Test
+  void aLoneTimerPassedByItsLevelMovesDownAndFiresInOrderWithTheOthers() {
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    wheel.schedule(40, 1);
+    wheel.schedule(37, 0);
+    wheel.scheduleWithin(20, 48, 2);
+    TimingWheelInvariants.check(wheel);
+    List<Integer> fired = new ArrayList<>();
+    for (long now = 1; now <= 48; now++) {
+      wheel.advance(now, timer -> fired.add(timer.payload()));
+      TimingWheelInvariants.check(wheel);
+    }
+    assertThat(fired).containsExactly(2, 0, 1);
+    assertThat(wheel.size()).isZero();
+  }
+
+  @Test
+  void timersMovedDownFromABucketJoinBucketsAndALoneTimerMovesDownAlone() {
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    WheelTimer<Integer> first = (WheelTimer<Integer>) wheel.schedule(20, 1);
+    WheelTimer<Integer> second = (WheelTimer<Integer>) wheel.schedule(21, 2);
+    WheelTimer<Integer> alone = (WheelTimer<Integer>) wheel.schedule(40, 3);
+    Level<Integer> level0 = wheel.levels[0];
+    wheel.advance(16, timer -> {});
+    assertThat(level0.bucketAt(level0.slotOf(19), false)).as("key 19, from a bucket").isNotNull()
+        .isSameAs(first.bucket);
+    assertThat(level0.bucketAt(level0.slotOf(20), false)).as("key 20, from a bucket").isNotNull()
+        .isSameAs(second.bucket);
+    TimingWheelInvariants.check(wheel);
+
+    wheel.advance(32, timer -> {});
+    assertThat(level0.entryAt(level0.slotOf(39), false)).as("key 39, alone").isSameAs(alone);
+    TimingWheelInvariants.check(wheel);
+  }
 }
