@@ -127,17 +127,16 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
    *   of the array or more, that bin takes the array whole and the run's timers keep their slots:
    *   with one TTL, the bin below takes half the timers this way at every step down, and the array
    *   passes from bin to bin without its timers being copied or written to;
-   * - a bin whose timers are in tick order (TimerBucket.sorted: each was appended at or after the
-   *   tick of the one before, which with one TTL is always so, since timers are armed in the order
-   *   they fall due) is re-examined without reading every timer: the timers bound for each bucket
-   *   are one stretch of slots, whose end a galloping search finds in about 2 log2(s) reads of
-   *   timers for a stretch of s (reexamineSorted). Only the timers of the stretches that are
-   *   copied are then touched, to write their new slot numbers; the handed-over last stretch is
-   *   not touched at all. A timer is re-filed once per set bit of its tick below its first bin,
-   *   and once more to become due: with one TTL of 125,000 ticks (a million timers, eight fired
-   *   per tick), 9.5 times on average. Read one by one, that was 9.5 reads of each timer before
-   *   it fired, besides 4 writes of its slot number (the other re-filings hand the array over);
-   *   in tick order, it is the 4 writes and the move to the due bucket alone;
+   * - a large bin whose timers are in tick order (TimerBucket.sorted: each was appended at or
+   *   after the tick of the one before, which with one TTL is always so, since timers are armed in
+   *   the order they fall due; large: MIN_SEARCHED_BIN timers or more) is re-examined without
+   *   reading every timer: the timers bound for each bucket are one stretch of slots, whose end a
+   *   galloping search finds in about 2 log2(s) reads of timers for a stretch of s
+   *   (reexamineSorted). Only the timers of the stretches that are copied are then touched, to
+   *   write their new slot numbers; the handed-over last stretch is not touched at all. A timer is
+   *   re-filed once per set bit of its tick below its first bin, and once more to become due: with
+   *   one TTL of 125,000 ticks (a million timers, eight fired per tick), 9.5 times on average, 4
+   *   of them from bins of 2^14 timers or more, where it is now not read;
    * - firing reads the slots of the due bucket in order, written moments before by the
    *   re-examination, and hands out timers that that re-examination has just read;
    * - a bin that becomes due whole, when the clock jumps, is appended to the due bucket by the
@@ -163,6 +162,15 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
   static final int BINS = Long.SIZE;
   /** Timers whose deadlines a re-examination reads ahead of filing them. */
   static final int LOOKAHEAD = 32;
+  /**
+   * The fewest timers of a bin in tick order that a re-examination files by searching for the end
+   * of each stretch ({@link #reexamineSorted}) rather than by reading every timer. Each probe of
+   * the search waits for the one before, a cache miss apiece when the timers lie at random in
+   * memory, where the pass reads {@value #LOOKAHEAD} timers at a time, or streams them when they
+   * lie in arming order; about {@code 2 (c + 1) log2(n / (c + 1))} probes for the {@code n}
+   * timers of bin {@code c} cost less than that pass only from about 2<sup>14</sup> timers.
+   */
+  static final int MIN_SEARCHED_BIN = 1 << 14;
 
   // Package-private, like the buckets below, so that HiTimeInvariants can check the structure.
   final long resolution;
@@ -564,7 +572,7 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
    * {@code Long.MAX_VALUE} ahead. Beyond that every timer is filed the long way.
    */
   private void reexamine(TimerBucket<T> bin, long tick) {
-    if (bin.sorted) {
+    if (bin.sorted && bin.size >= MIN_SEARCHED_BIN) {
       reexamineSorted(bin, tick);
       return;
     }

@@ -72,10 +72,14 @@ class HiTimeStorageTest {
   }
 
   @Test
-  void aBinInTickOrderIsFiledStretchByStretchThroughItsHolesAndTheBinsBelowStayInOrder() {
+  void aLargeBinInTickOrderIsFiledStretchByStretchThroughItsHolesAndTheBinsBelowStayInOrder() {
     HiTimeTimerQueue<Integer> queue = queue();
-    List<HiTimeTimer<Integer>> timers = fillBin13(queue, 1 << 13);
-    assertThat(queue.bins[13].sorted).isTrue();
+    // Deadlines 2^15 to 2^16 - 1 from tick 0, in order: bin 15.
+    List<HiTimeTimer<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < 1 << 15; i++) {
+      timers.add(timer(queue.schedule((1 << 15) + i, i)));
+    }
+    assertThat(queue.bins[15].sorted).isTrue();
     List<Integer> expected = new ArrayList<>();
     for (int i = 0; i < timers.size(); i++) {
       if (i % 3 == 0 || i % 7 == 0) {
@@ -84,18 +88,19 @@ class HiTimeStorageTest {
         expected.add(i);
       }
     }
+    assertThat(queue.bins[15].size).isGreaterThanOrEqualTo(HiTimeTimerQueue.MIN_SEARCHED_BIN);
 
     List<Integer> fired = new ArrayList<>();
-    queue.advance(1 << 13, timer -> fired.add(timer.payload()));
+    queue.advance(1 << 15, timer -> fired.add(timer.payload()));
 
     HiTimeInvariants.check(queue);
-    for (int bin = 0; bin < 13; bin++) {
+    for (int bin = 0; bin < 15; bin++) {
       assertThat(queue.bins[bin]).as("bin %d", bin).isNotNull();
       assertThat(queue.bins[bin].sorted).as("bin %d", bin).isTrue();
     }
-    for (long now = (1 << 13) + 1; now < 1 << 14; now++) {
+    for (long now = (1 << 15) + 1; now < 1 << 16; now++) {
       queue.advance(now, timer -> fired.add(timer.payload()));
-      if (now % 97 == 0) {
+      if (now % 997 == 0) {
         HiTimeInvariants.check(queue);
       }
     }
