@@ -83,7 +83,9 @@ final class TimerBucket<T> {
 
   /** Adds a timer that is in no bucket, due at {@code tick}, at the tail. */
   void append(HiTimeTimer<T> timer, long tick) {
-    if (Long.compareUnsigned(tick, lastTick) < 0) {
+    // Tested first, so that in a bin out of order, where ticks come at random, the branch is
+    // always taken the same way.
+    if (sorted && Long.compareUnsigned(tick, lastTick) < 0) {
       sorted = false;
     }
     lastTick = tick;
