@@ -127,6 +127,16 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
    *   of the array or more, that bin takes the array whole and the run's timers keep their slots:
    *   with one TTL, the bin below takes half the timers this way at every step down, and the array
    *   passes from bin to bin without its timers being copied or written to;
+   * - a large bin whose timers are in tick order (TimerBucket.sorted: each was appended at or
+   *   after the tick of the one before, which with one TTL is always so, since timers are armed in
+   *   the order they fall due; large: MIN_SEARCHED_BIN timers or more) is re-examined without
+   *   reading every timer: the timers bound for each bucket are one stretch of slots, whose end a
+   *   galloping search finds in about 2 log2(s) reads of timers for a stretch of s
+   *   (reexamineSorted). Only the timers of the stretches that are copied are then touched, to
+   *   write their new slot numbers; the handed-over last stretch is not touched at all. A timer is
+   *   re-filed once per set bit of its tick below its first bin, and once more to become due: with
+   *   one TTL of 125,000 ticks (a million timers, eight fired per tick), 9.5 times on average, 4
+   *   of them from bins of 2^14 timers or more, where it is now not read;
    * - firing reads the slots of the due bucket in order, written moments before by the
    *   re-examination, and hands out timers that that re-examination has just read;
    * - a bin that becomes due whole, when the clock jumps, is appended to the due bucket by the
@@ -152,8 +162,15 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
   static final int BINS = Long.SIZE;
   /** Timers whose deadlines a re-examination reads ahead of filing them. */
   static final int LOOKAHEAD = 32;
-  /** The shortest run of timers that a re-examination files in one copy rather than one by one. */
-  static final int MIN_RUN = 4;
+  /**
+   * The fewest timers of a bin in tick order that a re-examination files by searching for the end
+   * of each stretch ({@link #reexamineSorted}) rather than by reading every timer. Each probe of
+   * the search waits for the one before, a cache miss apiece when the timers lie at random in
+   * memory, where the pass reads {@value #LOOKAHEAD} timers at a time, or streams them when they
+   * lie in arming order; about {@code 2 (c + 1) log2(n / (c + 1))} probes for the {@code n}
+   * timers of bin {@code c} cost less than that pass only from about 2<sup>14</sup> timers.
+   */
+  static final int MIN_SEARCHED_BIN = 1 << 14;
 
   // Package-private, like the buckets below, so that HiTimeInvariants can check the structure.
   final long resolution;
@@ -260,7 +277,7 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
     long tick = lastTick & -Long.highestOneBit((firstTick - 1) ^ lastTick);
     // Either deadline rounds up to exactly this tick, so tickOf derives it again.
     timer.setDeadline(tick == endTick ? end : earliest + (tick * resolution - earliestKey));
-    bucketAhead(tick).append(timer);
+    bucketAt(tick).append(timer, tick);
     size++;
     return timer;
   }
@@ -282,16 +299,17 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
     }
     TimerBucket<T> from = bucketOf(owned);
     owned.setDeadline(deadline);
-    TimerBucket<T> to = bucketFor(deadline);
+    long tick = filingTick(deadline);
+    TimerBucket<T> to = bucketAt(tick);
     if (to == from) {
       // Cleared first, so that a compaction on the way cannot meet the timer twice.
       from.vacate(slot);
-      to.append(owned);
+      to.append(owned, tick);
     } else {
       // Appended before its old slot is cleared: the write barrier of the append fences the loads
       // behind it until every store before it has completed, and the clearing store mostly misses
       // the cache; after the append, that miss overlaps with whatever the caller does next.
-      to.append(owned);
+      to.append(owned, tick);
       vacate(from, slot);
     }
     return true;
@@ -455,22 +473,27 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
   @Override
   protected void arm(HiTimeTimer<T> timer, long deadline) {
     timer.setDeadline(deadline);
-    bucketFor(deadline).append(timer);
+    long tick = filingTick(deadline);
+    bucketAt(tick).append(timer, tick);
     size++;
   }
 
-  /** The bucket where a timer with this deadline goes, marked occupied if it is a bin. */
-  private TimerBucket<T> bucketFor(long deadline) {
+  /**
+   * The tick a timer with this deadline is filed at: its own if it lies ahead of the clock, else
+   * the clock's, which files it as due.
+   */
+  private long filingTick(long deadline) {
     long distance = deadline - now;
-    return distance <= 0 ? due : bucketAhead(ceilTick(keyAhead(elapsed, distance)));
+    return distance <= 0 ? nowTick : ceilTick(keyAhead(elapsed, distance));
   }
 
   /**
-   * The bucket of a timer whose deadline lies ahead of the clock, due at {@code tick}: the bin
-   * where that tick first differs from the clock's, marked occupied.
+   * The bucket of a timer filed at {@code tick}, at or after the clock's: the due bucket for the
+   * clock's tick, else the bin where that tick first differs from the clock's, marked occupied.
    */
-  private TimerBucket<T> bucketAhead(long tick) {
-    // The clock's own tick only at the very end of the clock, where a saturated key rounds to it.
+  private TimerBucket<T> bucketAt(long tick) {
+    // A deadline ahead of the clock has the clock's own tick only at the very end of the clock,
+    // where a saturated key rounds to it.
     return tick == nowTick ? due : binOf(tick);
   }
 
@@ -549,6 +572,10 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
    * {@code Long.MAX_VALUE} ahead. Beyond that every timer is filed the long way.
    */
   private void reexamine(TimerBucket<T> bin, long tick) {
+    if (bin.sorted && bin.size >= MIN_SEARCHED_BIN) {
+      reexamineSorted(bin, tick);
+      return;
+    }
     HiTimeTimer<T>[] slots = bin.slots;
     long[] deadlines = lookahead;
     int end = bin.tail;
@@ -614,12 +641,86 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
       // half the bin goes to the bin just below): the bin takes the array, and the run's timers
       // keep their slots, neither copied nor written to.
       Arrays.fill(slots, bin.head, runStart, null);
-      bin.handOver(runBucket, runStart);
+      bin.handOver(runBucket, runStart, last);
     } else {
       fileRun(runBucket, slots, runStart, last);
       Arrays.fill(slots, bin.head, end, null);
       bin.emptied();
     }
+  }
+
+  /**
+   * {@link #reexamine} of a bin whose timers are in the order of their ticks. Each bucket they go
+   * to, the due bucket and then bins in increasing order, takes a range of ticks, so its timers
+   * are one stretch of slots, whose end a galloping search finds reading a few timers: about
+   * {@code 2 log2(s)} for a stretch of {@code s}. Each stretch is then appended in order, its
+   * timers' slot numbers written; the last, if it goes to an empty bin and holds a quarter of the
+   * array or more, takes the array and its timers are not touched at all.
+   */
+  private void reexamineSorted(TimerBucket<T> bin, long tick) {
+    HiTimeTimer<T>[] slots = bin.slots;
+    int end = bin.tail;
+    int left = bin.size;
+    int start = bin.head;
+    while (left > 0) {
+      while (slots[start] == null) {
+        start++;
+      }
+      long firstTick = tickOf(slots[start]);
+      TimerBucket<T> target;
+      long lastTargetTick;
+      if (Long.compareUnsigned(firstTick, tick) <= 0) {
+        target = due;
+        lastTargetTick = tick;
+      } else {
+        target = binOf(firstTick);
+        long binBit = Long.highestOneBit(firstTick ^ tick);
+        lastTargetTick = tick | (binBit + binBit - 1);
+      }
+      int stop = stretchEnd(slots, start + 1, end, lastTargetTick);
+      if (stop == end && target != due && target.isEmpty() && left >= slots.length >>> 2) {
+        Arrays.fill(slots, bin.head, start, null);
+        bin.handOver(target, start, left);
+        return;
+      }
+      int last = stop - 1;
+      while (slots[last] == null) {
+        last--;
+      }
+      left -= target.appendInOrder(slots, start, stop, firstTick, tickOf(slots[last]));
+      start = stop;
+    }
+    Arrays.fill(slots, bin.head, end, null);
+    bin.emptied();
+  }
+
+  /**
+   * In slots sorted by tick whose timers before {@code from} are due at or before {@code
+   * lastTick}, the end of that stretch: the first slot from which every timer before {@code end}
+   * is due later. Gallops from {@code from}, then halves; a probe that meets an empty slot reads
+   * the next timer.
+   */
+  private int stretchEnd(HiTimeTimer<T>[] slots, int from, int end, long lastTick) {
+    // Every timer before low is in the stretch; every timer from high to end is not.
+    int low = from;
+    int high = end;
+    int step = 1;
+    boolean galloping = true;
+    while (low < high) {
+      int probe = galloping ? Math.min(low + step - 1, high - 1) : (low + high) >>> 1;
+      int at = probe;
+      while (at < high && slots[at] == null) {
+        at++;
+      }
+      if (at < high && Long.compareUnsigned(tickOf(slots[at]), lastTick) <= 0) {
+        low = at + 1;
+        step <<= 1;
+      } else {
+        high = probe;
+        galloping = false;
+      }
+    }
+    return low;
   }
 
   /** {@code ticks * resolution}, or {@code Long.MAX_VALUE} if that is larger. */
@@ -637,15 +738,8 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
 
   /** Appends a run of timers, or of holes if {@code bucket} is {@code null}, to {@code bucket}. */
   private void fileRun(TimerBucket<T> bucket, HiTimeTimer<T>[] slots, int start, int count) {
-    if (bucket == null || count == 0) {
-      return;
-    }
-    if (count >= MIN_RUN) {
+    if (bucket != null && count != 0) {
       bucket.appendRun(slots, start, count);
-    } else {
-      for (int index = start; index < start + count; index++) {
-        bucket.append(slots[index]);
-      }
     }
   }
 

@@ -37,6 +37,8 @@ final class TimerBucket<T> {
   static final int INITIAL_CAPACITY = 8;
   /** Holes a bucket may hold beyond three per timer before a removal compacts it. */
   static final int SLACK = 64;
+  /** The shortest run of timers that is appended in one copy rather than one by one. */
+  static final int MIN_RUN = 4;
 
   private static final HiTimeTimer<?>[] NO_SLOTS = {};
 
@@ -57,6 +59,15 @@ final class TimerBucket<T> {
   final int bin;
   /** What a timer's {@link HiTimeTimer#slot} carries besides its slot number in this bucket. */
   private final int slotTag;
+  /**
+   * Whether the timers' ticks never decrease from slot to slot: true of a bucket whose timers were
+   * all appended with their ticks, each at or after the one before, since it last emptied.
+   * Cancelling keeps it true. Only bins use it: a bin re-examined with its timers in tick order
+   * finds the stretch of slots bound for each bucket without reading every timer.
+   */
+  boolean sorted = true;
+  /** While {@link #sorted}, the tick of the last timer appended, at or after every other's. */
+  long lastTick;
 
   @SuppressWarnings("unchecked")
   TimerBucket(HiTimeTimerQueue<T> owner, int bin) {
@@ -70,8 +81,14 @@ final class TimerBucket<T> {
     return size == 0;
   }
 
-  /** Adds a timer that is in no bucket at the tail. */
-  void append(HiTimeTimer<T> timer) {
+  /** Adds a timer that is in no bucket, due at {@code tick}, at the tail. */
+  void append(HiTimeTimer<T> timer, long tick) {
+    // Tested first, so that in a bin out of order, where ticks come at random, the branch is
+    // always taken the same way.
+    if (sorted && Long.compareUnsigned(tick, lastTick) < 0) {
+      sorted = false;
+    }
+    lastTick = tick;
     if (tail == slots.length) {
       makeRoom(1);
     }
@@ -82,15 +99,61 @@ final class TimerBucket<T> {
 
   /**
    * Appends {@code source[from]} to {@code source[from + count - 1]}, timers that are in no
-   * bucket, in one copy: the write barrier of the collector is paid once for the run, not once
-   * per timer.
+   * bucket, in an order of ticks that is not known, in one copy: the write barrier of the
+   * collector is paid once for the run, not once per timer.
    */
   void appendRun(HiTimeTimer<T>[] source, int from, int count) {
+    sorted = false;
+    copyIn(source, from, count);
+  }
+
+  /**
+   * Appends the timers of {@code source[from]} to {@code source[to - 1]}, timers that are in no
+   * bucket and whose ticks never decrease from {@code firstTick} to {@code lastTick}, skipping the
+   * empty slots, each run of timers in one copy; returns how many it appended.
+   */
+  int appendInOrder(HiTimeTimer<T>[] source, int from, int to, long firstTick, long lastTick) {
+    if (Long.compareUnsigned(firstTick, this.lastTick) < 0) {
+      sorted = false;
+    }
+    this.lastTick = lastTick;
+    return copyTimersIn(source, from, to);
+  }
+
+  /** Appends the timers of {@code source[from]} to {@code source[to - 1]}, skipping empty slots. */
+  private int copyTimersIn(HiTimeTimer<T>[] source, int from, int to) {
+    int appended = 0;
+    int index = from;
+    while (index < to) {
+      int runStart = index;
+      while (index < to && source[index] != null) {
+        index++;
+      }
+      if (index > runStart) {
+        copyIn(source, runStart, index - runStart);
+        appended += index - runStart;
+      }
+      index++;
+    }
+    return appended;
+  }
+
+  /**
+   * Appends a run of {@code count} timers that are in no bucket, in one copy if it has {@value
+   * #MIN_RUN} or more, else one by one.
+   */
+  private void copyIn(HiTimeTimer<T>[] source, int from, int count) {
     if (slots.length - tail < count) {
       makeRoom(count);
     }
     int first = tail;
-    System.arraycopy(source, from, slots, first, count);
+    if (count >= MIN_RUN) {
+      System.arraycopy(source, from, slots, first, count);
+    } else {
+      for (int i = 0; i < count; i++) {
+        slots[first + i] = source[from + i];
+      }
+    }
     for (int i = 0; i < count; i++) {
       source[from + i].slot = (first + i) | slotTag;
     }
@@ -133,40 +196,35 @@ final class TimerBucket<T> {
    */
   void appendAll(TimerBucket<T> from) {
     HiTimeTimer<T>[] source = from.slots;
-    int end = from.tail;
-    int index = from.head;
-    while (index < end) {
-      int runStart = index;
-      while (index < end && source[index] != null) {
-        index++;
-      }
-      if (index > runStart) {
-        appendRun(source, runStart, index - runStart);
-      }
-      index++;
-    }
-    Arrays.fill(source, from.head, end, null);
+    sorted = false;
+    copyTimersIn(source, from.head, from.tail);
+    Arrays.fill(source, from.head, from.tail, null);
     from.emptied();
   }
 
   /**
-   * Gives this bin's array to {@code to}, an empty bin, with the timers from slot {@code from} to
-   * the tail, which keep their slot numbers; every slot before {@code from} must be empty. This
-   * bin is left empty, without an array; the one {@code to} had is kept for reuse.
+   * Gives this bin's array to {@code to}, an empty bin, with the {@code count} timers from slot
+   * {@code from} to the tail, which keep their slot numbers, and their order; every slot before
+   * {@code from} must be empty. This bin is left empty, without an array; the one {@code to} had
+   * is kept for reuse.
    */
   @SuppressWarnings("unchecked")
-  void handOver(TimerBucket<T> to, int from) {
+  void handOver(TimerBucket<T> to, int from, int count) {
     if (to.slots.length != 0) {
       owner.slotArrays.give(to.slots);
     }
     to.slots = slots;
     to.head = from;
     to.tail = tail;
-    to.size = tail - from;
+    to.size = count;
+    to.sorted = sorted;
+    to.lastTick = lastTick;
     slots = (HiTimeTimer<T>[]) NO_SLOTS;
     head = 0;
     tail = 0;
     size = 0;
+    sorted = true;
+    lastTick = 0;
   }
 
   /**
@@ -222,6 +280,8 @@ final class TimerBucket<T> {
   private void reset() {
     head = 0;
     tail = 0;
+    sorted = true;
+    lastTick = 0;
     if (slots.length > INITIAL_CAPACITY) {
       owner.slotArrays.giveEmptied(slots);
       slots = (HiTimeTimer<T>[]) NO_SLOTS;

@@ -18,6 +18,8 @@ import java.util.Map;
  *       slot is empty (a hole) or holds a pending timer of the queue whose bucket and slot are that
  *       bucket and that slot (so no timer is in two places), and the bucket's size counts them;
  *   <li>holes are bounded: a bucket holds at most {@code 3 * size + SLACK} of them;
+ *   <li>a bin that says it is sorted holds its timers in the order of their ticks, none after the
+ *       last tick it recorded;
  *   <li>each timer in bin b is ahead of the clock and its tick first differs from the clock's at
  *       bit b, and that tick is the one its deadline dictates (its distance from the start time
  *       rounded up to the resolution);
@@ -51,10 +53,18 @@ final class HiTimeInvariants {
       boolean bit = (queue.occupied & (1L << bin)) != 0;
       that(bit == !bucket.isEmpty(), "bitmap bit " + bin + " is " + bit + " but the bin is "
           + (bucket.isEmpty() ? "empty" : "not empty"));
+      long previousTick = 0;
       for (HiTimeTimer<?> timer : members(queue, bucket, name)) {
         count++;
         String where = timer + " in bin " + bin + " at tick " + queue.nowTick;
         long tick = queue.tickOf(timer);
+        if (bucket.sorted) {
+          that(Long.compareUnsigned(previousTick, tick) <= 0
+                  && Long.compareUnsigned(tick, bucket.lastTick) <= 0,
+              where + " with tick " + tick + " is out of order in a sorted bin: the one before has"
+                  + " tick " + previousTick + ", the last appended " + bucket.lastTick);
+          previousTick = tick;
+        }
         that(Long.compareUnsigned(tick, queue.nowTick) > 0, where + " is not ahead");
         that(63 - Long.numberOfLeadingZeros(tick ^ queue.nowTick) == bin,
             where + " with tick " + tick + " belongs in another bin");

@@ -206,6 +206,81 @@ class HiTimeRandomizedTest {
     assertThat(fired).as("timers fired in all").isGreaterThan(OPERATIONS / 10);
   }
 
+  /**
+   * Timers flowing with a few TTLs, as sessions and caches use them, each fired timer re-armed:
+   * with one TTL the bins stay in tick order, which a re-examination files stretch by stretch;
+   * cancels leave holes in them, and with more TTLs, or reschedules to other TTLs, bins fall out
+   * of order and are filed timer by timer. Advancing by whole resolutions, {@code hitime} fires in
+   * each advance exactly what the exact {@code heap} fires.
+   */
+  @ParameterizedTest
+  @CsvSource({"1, 1", "1, 1000", "2, 1", "3, 7"})
+  void timersFlowingWithFewTtlsFireInEachAdvanceExactlyWhatTheExactHeapFires(
+      int ttls, long resolution) {
+    SplittableRandom random = new SplittableRandom(31L * ttls + resolution);
+    TimerConfig config = TimerConfig.builder().startTime(0).resolution(resolution).build();
+    HiTimeTimerQueue<Integer> hitime = new HiTimeTimerQueue<>(config);
+    TimerQueue<Integer> heap = TimerQueues.create("heap", config);
+    long[] choices = new long[ttls];
+    for (int i = 0; i < ttls; i++) {
+      choices[i] = resolution * random.nextLong(300, 3_000) + random.nextLong(resolution);
+    }
+    List<TimerHandle<Integer>> hitimeHandles = new ArrayList<>();
+    List<TimerHandle<Integer>> heapHandles = new ArrayList<>();
+    int[] hitimeRearms = new int[MAX_HANDLES];
+    int[] heapRearms = new int[MAX_HANDLES];
+    int fired = 0;
+    boolean sortedBinSeen = false;
+
+    for (int step = 0; step < OPERATIONS; step++) {
+      String what = "step " + step;
+      if (hitimeHandles.size() < MAX_HANDLES && random.nextInt(4) == 0) {
+        long deadline = hitime.now() + choices[random.nextInt(ttls)];
+        hitimeHandles.add(hitime.schedule(deadline, hitimeHandles.size()));
+        heapHandles.add(heap.schedule(deadline, heapHandles.size()));
+      }
+      int roll = random.nextInt(100);
+      if (roll < 5 && !hitimeHandles.isEmpty()) {
+        int index = random.nextInt(hitimeHandles.size());
+        assertThat(hitime.cancel(hitimeHandles.get(index))).as(what)
+            .isEqualTo(heap.cancel(heapHandles.get(index)));
+      } else if (roll < 10 && !hitimeHandles.isEmpty()) {
+        int index = random.nextInt(hitimeHandles.size());
+        long deadline = hitime.now() + choices[random.nextInt(ttls)];
+        assertThat(hitime.reschedule(hitimeHandles.get(index), deadline)).as(what)
+            .isEqualTo(heap.reschedule(heapHandles.get(index), deadline));
+      }
+      long target = hitime.now() + resolution * (random.nextInt(16) == 0 ? 1 + random.nextInt(64)
+          : 1);
+      Set<Integer> firedByHitime = new HashSet<>();
+      Set<Integer> firedByHeap = new HashSet<>();
+      // Each fired timer is re-armed with a TTL its payload and its count of firings choose, so
+      // that both queues do the same.
+      hitime.advance(target, timer -> {
+        firedByHitime.add(timer.payload());
+        int round = hitimeRearms[timer.payload()]++;
+        hitime.reschedule(timer, hitime.now() + choices[(timer.payload() + round) % ttls]);
+      });
+      heap.advance(target, timer -> {
+        firedByHeap.add(timer.payload());
+        int round = heapRearms[timer.payload()]++;
+        heap.reschedule(timer, heap.now() + choices[(timer.payload() + round) % ttls]);
+      });
+      assertThat(firedByHitime).as(what).isEqualTo(firedByHeap);
+      assertThat(hitime.size()).as(what).isEqualTo(heap.size());
+      fired += firedByHitime.size();
+      if (step % 64 == 0) {
+        HiTimeInvariants.check(hitime);
+        for (TimerBucket<Integer> bin : hitime.bins) {
+          sortedBinSeen |= bin != null && bin.size > 1 && bin.sorted;
+        }
+      }
+    }
+    HiTimeInvariants.check(hitime);
+    assertThat(fired).as("timers fired in all").isGreaterThan(OPERATIONS / 4);
+    assertThat(sortedBinSeen).as("a bin of several timers in tick order").isTrue();
+  }
+
   /** A deadline in the past, now, just ahead, further ahead, or as far ahead as a long reaches. */
   private static long randomDeadline(
       SplittableRandom random, TimerQueue<?> queue, long resolution) {
