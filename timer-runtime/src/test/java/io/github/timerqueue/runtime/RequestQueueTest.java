@@ -78,21 +78,29 @@ class RequestQueueTest {
     assertThat(polled).isLessThanOrEqualTo(RequestQueue.LANE_BURST);
   }
 
+  /**
+   * Offers two requests from this thread and one from a thread in another lane of a two-lane
+   * {@code queue}; returns them in that order.
+   */
+  private static List<Numbered> offerTwoHereAndOneElsewhere(RequestQueue queue)
+      throws InterruptedException {
+    List<Numbered> sent = List.of(new Numbered(0, 0), new Numbered(0, 1), new Numbered(1, 0));
+    queue.offer(sent.get(0));
+    queue.offer(sent.get(1));
+    onThread(inAnotherLane(queue, () -> queue.offer(sent.get(2))));
+    return sent;
+  }
+
   @Test
   void drainHandsOutTheRequestsOfEveryLaneInEachThreadsOrder() throws InterruptedException {
     RequestQueue queue = new RequestQueue(2);
-    Numbered first = new Numbered(0, 0);
-    Numbered second = new Numbered(0, 1);
-    Numbered other = new Numbered(1, 0);
-    queue.offer(first);
-    queue.offer(second);
-    onThread(inAnotherLane(queue, () -> queue.offer(other)));
+    List<Numbered> sent = offerTwoHereAndOneElsewhere(queue);
 
     List<Request> drained = new ArrayList<>();
     queue.drain(drained::add);
 
-    assertThat(drained).containsExactlyInAnyOrder(first, second, other);
-    assertThat(drained.indexOf(first)).isLessThan(drained.indexOf(second));
+    assertThat(drained).containsExactlyInAnyOrderElementsOf(sent);
+    assertThat(drained.indexOf(sent.get(0))).isLessThan(drained.indexOf(sent.get(1)));
     assertThat(queue.isEmpty()).isTrue();
   }
 
@@ -110,12 +118,7 @@ class RequestQueueTest {
   @Test
   void aMarkedBatchHoldsWhatWasQueuedAtTheMarkAndNothingSentAfter() throws InterruptedException {
     RequestQueue queue = new RequestQueue(2);
-    Numbered first = new Numbered(0, 0);
-    Numbered second = new Numbered(0, 1);
-    Numbered other = new Numbered(1, 0);
-    queue.offer(first);
-    queue.offer(second);
-    onThread(inAnotherLane(queue, () -> queue.offer(other)));
+    List<Numbered> sent = offerTwoHereAndOneElsewhere(queue);
     queue.mark();
     Numbered late = new Numbered(0, 2);
     Numbered lateOther = new Numbered(1, 1);
@@ -127,8 +130,8 @@ class RequestQueueTest {
       batch.add(request);
     }
 
-    assertThat(batch).containsExactlyInAnyOrder(first, second, other);
-    assertThat(batch.indexOf(first)).isLessThan(batch.indexOf(second));
+    assertThat(batch).containsExactlyInAnyOrderElementsOf(sent);
+    assertThat(batch.indexOf(sent.get(0))).isLessThan(batch.indexOf(sent.get(1)));
     assertThat(queue.anyMarked()).isFalse();
     queue.mark();
     assertThat(queue.pollMarked()).isSameAs(late);
