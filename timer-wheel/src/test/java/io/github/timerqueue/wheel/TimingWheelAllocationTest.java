@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.timerqueue.TimerHandle;
 import io.github.timerqueue.conformance.AllocationCounter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
@@ -37,9 +38,9 @@ class TimingWheelAllocationTest {
     Consumer<TimerHandle<String>> rearm =
         timer -> wheel.reschedule(timer, wheel.now() + 1 + (distances[turn[0]++ & 4_095] & 0xFFFF));
 
-    long allocated = 0;
-    for (int round = 0; round < 4; round++) {
-      allocated = AllocationCounter.bytesAllocatedBy(() -> {
+    long[] allocated = new long[8];
+    for (int round = 0; round < allocated.length; round++) {
+      allocated[round] = AllocationCounter.bytesAllocatedBy(() -> {
         for (int i = 0; i < 20_000; i++) {
           TimerHandle<String> timer = handles.get(i % handles.size());
           wheel.reschedule(timer, wheel.now() + distances[i & 4_095]);
@@ -53,6 +54,17 @@ class TimingWheelAllocationTest {
         }
       });
     }
-    assertThat(allocated).as("bytes allocated by the last round").isZero();
+    // The first rounds grow the wheel to its working size. After them, a wheel that allocated
+    // per operation would do so in every round of 20,000. The JVM may allocate once on its own,
+    // not the wheel: when it deoptimizes compiled code it rebuilds the objects that compilation
+    // had kept in registers (48 to 80 bytes were seen, in one round, at times that vary with the
+    // load). So of the last four rounds, three must allocate nothing, and none a kilobyte or more.
+    long[] measured = Arrays.copyOfRange(allocated, 4, 8);
+    assertThat(Arrays.stream(measured).filter(bytes -> bytes == 0).count())
+        .as("rounds of the last four that allocated nothing, of %s", Arrays.toString(measured))
+        .isGreaterThanOrEqualTo(3);
+    assertThat(Arrays.stream(measured).max().orElseThrow())
+        .as("most bytes allocated by one of the last four rounds, of %s", Arrays.toString(measured))
+        .isLessThan(1024);
   }
 }
