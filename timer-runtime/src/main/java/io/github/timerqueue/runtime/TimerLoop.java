@@ -524,7 +524,7 @@ final class TimerLoop {
       return 0;
     }
     boolean bounded = delay != Long.MAX_VALUE;
-    long wake = queue.now() + Math.min(delay, HORIZON_NANOS);
+    long wake = nextExpiryAfter(delay);
     if (coolingDown && (!bounded || cooldownEnd - wake < 0)) {
       wake = cooldownEnd;
       bounded = true;
@@ -558,8 +558,12 @@ final class TimerLoop {
    */
   private boolean madeEarlier(boolean bounded, long wake) {
     long delay = queue.nextExpiryDelay();
-    return delay != Long.MAX_VALUE
-        && (!bounded || queue.now() + Math.min(delay, HORIZON_NANOS) - wake < 0);
+    return delay != Long.MAX_VALUE && (!bounded || nextExpiryAfter(delay) - wake < 0);
+  }
+
+  /** When the queue's next timer expires, {@code delay} from its time, at most the horizon. */
+  private long nextExpiryAfter(long delay) {
+    return queue.now() + Math.min(delay, HORIZON_NANOS);
   }
 
   /**
