@@ -91,26 +91,6 @@ final class RequestQueue {
   }
 
   /**
-   * Removes and returns a request, or returns {@code null} if every lane is empty or has its oldest
-   * request still being linked; consumer only.
-   */
-  Request poll() {
-    if (cursor[BURST] == LANE_BURST) {
-      moveToNextLane();
-    }
-    // Every lane once, the one a burst ended on last.
-    for (int looked = 0; looked <= laneMask; looked++) {
-      Request request = lanes[cursor[CURRENT]].poll();
-      if (request != null) {
-        cursor[BURST]++;
-        return request;
-      }
-      moveToNextLane();
-    }
-    return null;
-  }
-
-  /**
    * Marks the requests queued now in every lane as the batch that {@link #pollMarked} hands out,
    * adding them to what is left of the previous batch; consumer only. Reads each lane's producer
    * end with volatile semantics: a producer whose offer comes after the mark in the synchronization
@@ -130,9 +110,10 @@ final class RequestQueue {
 
   /**
    * Removes and returns a request of the marked batch, or returns {@code null} if none is left or
-   * each lane that has some left is still linking one of them; consumer only. Lanes take turns as
-   * in {@link #poll}. A lane whose mark is the stub ({@link RequestLane#last}) is handed out until
-   * it is empty, a few requests past its mark at most, since that happens only when no producer
+   * each lane that has some left is still linking one of them; consumer only. Lanes take turns:
+   * each hands out at most {@value #LANE_BURST} in a row, and then the next lane with a mark is
+   * served. A lane whose mark is the stub ({@link RequestLane#last}) is handed out until it is
+   * empty, a few requests past its mark at most, since that happens only when no producer
    * offered anything between the consumer's last two looks at the lane.
    */
   Request pollMarked() {
@@ -177,19 +158,15 @@ final class RequestQueue {
    * behind.
    */
   void drain(Consumer<? super Request> action) {
-    for (int lane = 0; lane <= laneMask; lane++) {
-      marks[PAD + lane] = null;
-    }
-    cursor[MARKED] = 0;
     while (true) {
-      Request request = poll();
-      if (request != null) {
+      mark();
+      for (Request request; (request = pollMarked()) != null; ) {
         action.accept(request);
-      } else if (isEmpty()) {
-        return;
-      } else {
-        Thread.onSpinWait(); // a producer is linking its request
       }
+      if (isEmpty()) {
+        return;
+      }
+      Thread.onSpinWait(); // a producer is linking its request, or offered one after the mark
     }
   }
 

@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.timerqueue.runtime.NumberedRequests.Numbered;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The queue of lanes: each thread's requests in order, every lane served, nothing lost. */
 class RequestQueueTest {
@@ -55,10 +57,11 @@ class RequestQueueTest {
       queue.offer(sent.get(n));
     }
 
+    queue.mark();
     for (Numbered request : sent) {
-      assertThat(queue.poll()).isSameAs(request);
+      assertThat(queue.pollMarked()).isSameAs(request);
     }
-    assertThat(queue.poll()).isNull();
+    assertThat(queue.pollMarked()).isNull();
     assertThat(queue.isEmpty()).isTrue();
   }
 
@@ -71,8 +74,9 @@ class RequestQueueTest {
     Numbered other = new Numbered(1, 0);
     onThread(inAnotherLane(queue, () -> queue.offer(other)));
 
+    queue.mark();
     int polled = 0;
-    while (queue.poll() != other) {
+    while (queue.pollMarked() != other) {
       polled++;
     }
     assertThat(polled).isLessThanOrEqualTo(RequestQueue.LANE_BURST);
@@ -111,7 +115,8 @@ class RequestQueueTest {
     onThread(inAnotherLane(queue, () -> queue.offer(request)));
 
     assertThat(queue.isEmpty()).isFalse();
-    assertThat(queue.poll()).isSameAs(request);
+    queue.mark();
+    assertThat(queue.pollMarked()).isSameAs(request);
     assertThat(queue.isEmpty()).isTrue();
   }
 
@@ -169,7 +174,8 @@ class RequestQueueTest {
     assertThat(queue.pollMarked()).isSameAs(sent.get(2));
     assertThat(queue.pollMarked()).isNull();
     assertThat(queue.anyMarked()).isFalse();
-    assertThat(queue.poll()).isSameAs(sent.get(3));
+    queue.mark();
+    assertThat(queue.pollMarked()).isSameAs(sent.get(3));
   }
 
   @Test
@@ -185,11 +191,62 @@ class RequestQueueTest {
   }
 
   @Test
-  void concurrentProducersLoseNothingAndKeepTheirOwnOrder() throws Exception {
-    // Four producers on two lanes: each lane has producers racing each other, and the consumer
-    // moves between the lanes.
+  void aConsumerThatMarksBeforeEveryTakeLosesNothingAndKeepsEachOrder() throws Exception {
+    // Four producers on two lanes, and a consumer that marks each lane's newest request before
+    // every take: it follows the producers as closely as a consumer can, often onto a request
+    // still being linked.
     RequestQueue queue = new RequestQueue(2);
-    NumberedRequests.checkConcurrentProducers(
-        4, 100_000, queue::offer, queue::poll, queue::isEmpty);
+    NumberedRequests.checkConcurrentProducers(4, 100_000, queue::offer, () -> {
+      queue.mark();
+      return queue.pollMarked();
+    }, queue::isEmpty);
+  }
+
+  @Test
+  @Timeout(60)
+  void drainTakesEveryRequestOfferedBeforeItWhileProducersGoOn() throws Exception {
+    // Four producers share the one lane and send their last requests while the drain runs: one's
+    // request may be queued behind the other's that is still being linked when the drain looks.
+    // What each sent before the drain began must all come out, in its order.
+    int producers = 4;
+    for (int round = 0; round < 1_000; round++) {
+      RequestQueue queue = new RequestQueue(1);
+      AtomicIntegerArray offered = new AtomicIntegerArray(producers);
+      List<Thread> threads = new ArrayList<>();
+      for (int p = 0; p < producers; p++) {
+        int producer = p;
+        threads.add(new Thread(() -> {
+          for (int n = 0; n < 1_000; n++) {
+            queue.offer(new Numbered(producer, n));
+            offered.set(producer, n + 1);
+          }
+        }));
+      }
+      threads.forEach(Thread::start);
+      while (offered.get(0) < 100) {
+        Thread.onSpinWait();
+      }
+      int[] offeredBefore = new int[producers];
+      for (int p = 0; p < producers; p++) {
+        offeredBefore[p] = offered.get(p);
+      }
+
+      List<Request> drained = new ArrayList<>();
+      queue.drain(drained::add);
+      for (Thread thread : threads) {
+        thread.join();
+      }
+
+      int[] next = new int[producers];
+      for (Request request : drained) {
+        Numbered numbered = (Numbered) request;
+        assertThat(numbered.number).isEqualTo(next[numbered.producer]);
+        next[numbered.producer]++;
+      }
+      for (int p = 0; p < producers; p++) {
+        assertThat(next[p]).as("producer %s in round %s", p, round)
+            .isGreaterThanOrEqualTo(offeredBefore[p]);
+      }
+    }
   }
 }
