@@ -89,13 +89,18 @@ import java.util.function.Consumer;
  *       out in a run that re-keys the queue in the index, or retires it, once at its end rather
  *       than after each head; the handlers cannot tell ({@code fireDue}).
  *   <li>Arming a timer with the TTL of the timer armed before it takes that queue without a map
- *       probe; re-arming a timer in the ring it was in, and re-keying a queue in the index without
- *       moving it, store no reference, so they pay no garbage collector write barrier. A ring that
- *       flows steadily (as with a single TTL, or a periodic timer) is trimmed to fit its timers
- *       exactly and then turns in place: the timer that leaves its head is re-armed into the very
- *       slot it left, which already refers to it, so expiring and re-arming it stores no reference
- *       at all ({@link TimerRing}, "turning in place"). The paper's queue is abstract; this ring,
- *       and what it keeps of a timer that left it, are this implementation's.
+ *       probe and without working out its TTL: the deadlines that queue takes from a timer armed
+ *       now form one window, worked out when the clock moves or the queue changes, so the check
+ *       is a subtraction and an unsigned comparison (the window is closed where that TTL's
+ *       expiry would saturate, or its deadlines reach more than {@code Long.MAX_VALUE} ahead:
+ *       those take the long way). Re-arming a timer in the ring it was in, and re-keying a queue
+ *       in the index without moving it, store no reference, so they pay no garbage collector
+ *       write barrier. A ring that flows steadily (as with a single TTL, or a periodic timer) is
+ *       trimmed to fit its timers exactly and then turns in place: the timer that leaves its head
+ *       is re-armed into the very slot it left, which already refers to it, so expiring and
+ *       re-arming it stores no reference at all ({@link TimerRing}, "turning in place"). The
+ *       paper's queue is abstract; this ring, and what it keeps of a timer that left it, are this
+ *       implementation's.
  *   <li>Where the paper gives every TTL a queue, this implementation stops at {@value
  *       #TTL_QUEUES}: a timer of any other TTL joins a queue shared with timers of other TTLs,
  *       the one whose latest timer expires the latest at or before it, so that every queue
@@ -209,6 +214,15 @@ final class LawnTimerQueue<T> extends AbstractTimerQueue<T, LawnTimer<T>> {
    */
   private TtlQueue<T> lastQueue;
   /**
+   * The deadlines that a timer armed now would take to {@link #lastQueue}: those {@code d} for
+   * which {@code d - lastWindowStart}, unsigned, is below {@code lastWindowWidth}; none while the
+   * width is 0. Worked out when the clock or the last queue changes ({@link #openLastWindow}), so
+   * that arming in the last queue again, every re-arm of a lawn with one TTL, is one subtraction
+   * and one comparison, with no TTL to compute and no saturation to check.
+   */
+  private long lastWindowStart;
+  private long lastWindowWidth;
+  /**
    * The queue of the timers whose expiry saturates at the end of the clock's range, which is in the
    * index but not in the map; {@code null} while there are none.
    */
@@ -290,6 +304,7 @@ final class LawnTimerQueue<T> extends AbstractTimerQueue<T, LawnTimer<T>> {
       this.intoTick = resolutionShift >= 0
           ? elapsed & (resolution - 1) : Long.remainderUnsigned(elapsed, resolution);
       this.tickStart = elapsed - intoTick;
+      openLastWindow();
     }
     // The paper's closest-expiration shortcut.
     if (!anyDue()) {
@@ -414,7 +429,7 @@ final class LawnTimerQueue<T> extends AbstractTimerQueue<T, LawnTimer<T>> {
 
   @Override
   public void clear() {
-    lastQueue = null;
+    forgetLastQueue();
     for (int position = index.size() - 1; position >= 0; position--) {
       TtlQueue<T> queue = index.get(position);
       queue.removeAll();
@@ -537,19 +552,34 @@ final class LawnTimerQueue<T> extends AbstractTimerQueue<T, LawnTimer<T>> {
   protected void arm(LawnTimer<T> timer, long deadline) {
     size++;
     timer.setDeadline(deadline);
+    if (inLastWindow(deadline)) {
+      lastQueue.append(timer);
+    } else {
+      armOutsideLastWindow(timer, deadline);
+    }
+  }
+
+  /** Whether a timer armed now at {@code deadline} joins {@link #lastQueue}. */
+  private boolean inLastWindow(long deadline) {
+    return Long.compareUnsigned(deadline - lastWindowStart, lastWindowWidth) < 0;
+  }
+
+  /**
+   * {@link #arm} for a deadline that the last queue's window does not take: by the TTL queue of
+   * the deadline found in the map, which becomes the last queue, or {@link #enqueue}.
+   */
+  private void armOutsideLastWindow(LawnTimer<T> timer, long deadline) {
     long distance = deadline - now;
     if (distance > 0) {
       long ttl = ttlAhead(distance);
-      TtlQueue<T> queue = lastQueue;
-      if (queue == null || queue.ttl != ttl) {
-        queue = queuesByTtl.get(ttl);
-      }
+      TtlQueue<T> queue = queuesByTtl.get(ttl);
       if (queue != null && !saturates(queue.span)) {
         queue.append(timer);
         if (queue != lastQueue) {
-          // A reference store pays the garbage collector's write barrier: skip it when, as with
-          // a single TTL, the queue is the last one already.
+          // A reference store pays the garbage collector's write barrier: skip it when the queue
+          // is the last one already (its window closed, say).
           lastQueue = queue;
+          openLastWindow();
         }
         return;
       }
@@ -557,6 +587,34 @@ final class LawnTimerQueue<T> extends AbstractTimerQueue<T, LawnTimer<T>> {
     } else {
       enqueue(timer, 0);
     }
+  }
+
+  /**
+   * Works out the window of {@link #lastQueue} for the clock as it is: a deadline {@code distance}
+   * ahead has the queue's TTL {@code t >= 1} when {@code intoTick + distance} lies in {@code ((t -
+   * 1) r, t r]}, and is ahead when {@code distance} lies in {@code [1, Long.MAX_VALUE]}. No window
+   * for a queue that is not of a TTL of at least 1, or whose timers armed now would saturate, or
+   * whose window would reach past {@code Long.MAX_VALUE} ahead: those deadlines take the long way.
+   */
+  private void openLastWindow() {
+    TtlQueue<T> queue = lastQueue;
+    lastWindowWidth = 0;
+    if (queue == null || queue.ttl <= 0 || saturates(queue.span)) {
+      return;
+    }
+    long last = queue.span - intoTick;
+    if (Long.compareUnsigned(last, Long.MAX_VALUE) > 0) {
+      return;
+    }
+    long first = queue.ttl == 1 ? 1 : last - resolution + 1;
+    lastWindowStart = now + first;
+    lastWindowWidth = last - first + 1;
+  }
+
+  /** Forgets {@link #lastQueue}, as when it is retired. */
+  private void forgetLastQueue() {
+    lastQueue = null;
+    lastWindowWidth = 0;
   }
 
   /**
@@ -694,7 +752,7 @@ final class LawnTimerQueue<T> extends AbstractTimerQueue<T, LawnTimer<T>> {
    */
   private void retire(TtlQueue<T> queue) {
     if (queue == lastQueue) {
-      lastQueue = null;
+      forgetLastQueue();
     }
     index.remove(queue);
     if (queue.ttl == TtlQueue.SHARED) {

@@ -225,7 +225,9 @@ class TimerRing<T> {
         sweepAhead(slot);
         swept = true;
       }
-      if (holds(slot, head)) {
+      // With no stale slot left in [head, tail), the slot of the head holds its timer: no need to
+      // read the timer to tell.
+      if (size == tail - head || holds(slot, head)) {
         break;
       }
       slots[slot] = null;

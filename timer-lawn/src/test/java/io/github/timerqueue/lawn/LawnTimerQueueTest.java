@@ -754,5 +754,41 @@ class LawnTimerQueueTest {
       assertThat(beyond.isPending()).isTrue();
       assertThat(lawn.nextExpiryDelay()).isEqualTo(1_615);
     }
+
+    @Test
+    void aTtlThatSaturatesOnceTheClockMovesSendsTheTimersArmedWithItToTheSaturatedQueue() {
+      // As above, with the TTL's queue the one the last timer was armed in, whose deadlines are
+      // looked up by a window worked out when the clock moves: it must close once they saturate.
+      LawnTimerQueue<String> lawn = lawn(0, 1_000);
+      advance(lawn, Long.MAX_VALUE);
+      advance(lawn, -5_000);
+      TimerHandle<String> first = lawn.schedule(lawn.now() + 3_000, "first");
+      TimerHandle<String> second = lawn.schedule(lawn.now() + 3_000, "second");
+      assertThat(queueOf(second)).isSameAs(queueOf(first));
+      advance(lawn, -2_500);
+      TimerHandle<String> beyond = lawn.schedule(lawn.now() + 3_000, "beyond");
+      LawnInvariants.check(lawn);
+
+      assertThat(queueOf(first).ttl).isEqualTo(4);
+      assertThat(queueOf(beyond)).isSameAs(lawn.saturated);
+      assertThat(advance(lawn, -1_616)).containsExactly("first", "second");
+      assertThat(beyond.isPending()).isTrue();
+    }
+
+    @Test
+    void aTtlWhoseDeadlinesLieMoreThanLongMaxValueAheadIsNotTakenByTheLastQueue() {
+      // Long.MAX_VALUE rounded up to the resolution, 193 past it, is the TTL queue's expiry and
+      // the last queue's: a deadline between the two is more than Long.MAX_VALUE ahead, so in the
+      // past by the signed-difference rule, and due; it must not join the queue.
+      LawnTimerQueue<String> lawn = lawn(0, 1_000);
+      TimerHandle<String> far = lawn.schedule(Long.MAX_VALUE, "far");
+      TimerHandle<String> again = lawn.schedule(Long.MAX_VALUE, "again");
+      assertThat(queueOf(again)).isSameAs(queueOf(far));
+      TimerHandle<String> past = lawn.schedule(Long.MIN_VALUE, "past");
+      LawnInvariants.check(lawn);
+
+      assertThat(queueOf(past).ttl).isZero();
+      assertThat(advance(lawn, 0)).containsExactly("past");
+    }
   }
 }
