@@ -79,7 +79,7 @@ class HiTimeStorageTest {
     for (int i = 0; i < 1 << 15; i++) {
       timers.add(timer(queue.schedule((1 << 15) + i, i)));
     }
-    assertThat(queue.bins[15].sorted).isTrue();
+    assertThat(queue.bins[15].sorted()).isTrue();
     List<Integer> expected = new ArrayList<>();
     for (int i = 0; i < timers.size(); i++) {
       if (i % 3 == 0 || i % 7 == 0) {
@@ -96,7 +96,7 @@ class HiTimeStorageTest {
     HiTimeInvariants.check(queue);
     for (int bin = 0; bin < 15; bin++) {
       assertThat(queue.bins[bin]).as("bin %d", bin).isNotNull();
-      assertThat(queue.bins[bin].sorted).as("bin %d", bin).isTrue();
+      assertThat(queue.bins[bin].sorted()).as("bin %d", bin).isTrue();
     }
     for (long now = (1 << 15) + 1; now < 1 << 16; now++) {
       queue.advance(now, timer -> fired.add(timer.payload()));
@@ -115,16 +115,16 @@ class HiTimeStorageTest {
     // Ticks 11, 11 (the deadlines decrease, the ticks do not), then 10: all in bin 3.
     queue.schedule(10_500, 1);
     queue.schedule(10_001, 2);
-    assertThat(queue.bins[3].sorted).isTrue();
+    assertThat(queue.bins[3].sorted()).isTrue();
     queue.schedule(9_999, 3);
-    assertThat(queue.bins[3].sorted).isFalse();
+    assertThat(queue.bins[3].sorted()).isFalse();
     HiTimeInvariants.check(queue);
 
     // Moving to tick 8 re-examines bin 3 timer by timer: all three go to bin 1, out of order.
     List<Integer> fired = new ArrayList<>();
     queue.advance(8_000, timer -> fired.add(timer.payload()));
-    assertThat(queue.bins[3].sorted).as("emptied").isTrue();
-    assertThat(queue.bins[1].sorted).isFalse();
+    assertThat(queue.bins[3].sorted()).as("emptied").isTrue();
+    assertThat(queue.bins[1].sorted()).isFalse();
     HiTimeInvariants.check(queue);
     queue.advance(11_000, timer -> fired.add(timer.payload()));
     assertThat(fired).containsExactly(1, 2, 3);
