@@ -72,6 +72,78 @@ class HiTimeStorageTest {
   }
 
   @Test
+  void aSmallBinInTickOrderFiledRunByRunLeavesEveryBinBelowInOrder() {
+    HiTimeTimerQueue<Integer> queue = queue();
+    fillBin13(queue, 1 << 13);
+    assertThat(queue.bins[13].sorted()).isTrue();
+    assertThat(queue.bins[13].size).isLessThan(HiTimeTimerQueue.MIN_SEARCHED_BIN);
+
+    queue.advance(1 << 13, timer -> { });
+
+    HiTimeInvariants.check(queue);
+    for (int bin = 0; bin < 13; bin++) {
+      assertThat(queue.bins[bin]).as("bin %d", bin).isNotNull();
+      assertThat(queue.bins[bin].sorted()).as("bin %d", bin).isTrue();
+    }
+  }
+
+  @Test
+  void aBinOfDeadlinesAtRandomIsFiledTimerByTimerKeepingTheArmingOrderInEveryBin() {
+    HiTimeTimerQueue<Integer> queue = queue();
+    SplittableRandom random = new SplittableRandom(13);
+    List<long[]> deadlineAndPayload = new ArrayList<>();
+    for (int i = 0; i < 5_000; i++) {
+      long deadline = (1 << 13) + random.nextInt(1 << 13);
+      queue.schedule(deadline, i);
+      deadlineAndPayload.add(new long[] {deadline, i});
+    }
+    TimerBucket<Integer> bin13 = queue.bins[13];
+    assertThat(bin13.descents)
+        .isGreaterThan(bin13.size >>> HiTimeTimerQueue.SCATTERED_DESCENTS_SHIFT);
+
+    List<Integer> fired = new ArrayList<>();
+    queue.advance(1 << 13, timer -> fired.add(timer.payload()));
+
+    HiTimeInvariants.check(queue);
+    for (int bin = 0; bin < 13; bin++) {
+      TimerBucket<Integer> bucket = queue.bins[bin];
+      if (bucket == null) {
+        continue;
+      }
+      int previous = -1;
+      for (int index = bucket.head; index < bucket.tail; index++) {
+        int payload = bucket.slots[index].payload();
+        assertThat(payload).as("bin %d, slot %d", bin, index).isGreaterThan(previous);
+        previous = payload;
+      }
+    }
+    for (long now = (1 << 13) + 1; now < 1 << 14; now++) {
+      queue.advance(now, timer -> fired.add(timer.payload()));
+    }
+    // Advancing a tick at a time fires by deadline, first in, first out among equal deadlines.
+    deadlineAndPayload.sort((a, b) -> Long.compare(a[0], b[0]));
+    List<Integer> expected = new ArrayList<>();
+    for (long[] timer : deadlineAndPayload) {
+      expected.add((int) timer[1]);
+    }
+    assertThat(fired).isEqualTo(expected);
+    HiTimeInvariants.check(queue);
+  }
+
+  @Test
+  void aDescentIsATickBelowTheOneAppendedBeforeItComparedUnsigned() {
+    HiTimeTimerQueue<Integer> queue = queue();
+    TimerBucket<Integer> bucket = new TimerBucket<>(queue, 62);
+    long[] ticks = {1, 2, 2, -1L, Long.MIN_VALUE, Long.MAX_VALUE, -1L, 3};
+    int[] descentsAfter = {0, 0, 0, 0, 1, 2, 2, 3};
+    for (int i = 0; i < ticks.length; i++) {
+      bucket.append(new HiTimeTimer<>(queue, i), ticks[i]);
+      assertThat(bucket.descents).as("after tick %d", ticks[i]).isEqualTo(descentsAfter[i]);
+    }
+    assertThat(bucket.sorted()).isFalse();
+  }
+
+  @Test
   void aLargeBinInTickOrderIsFiledStretchByStretchThroughItsHolesAndTheBinsBelowStayInOrder() {
     HiTimeTimerQueue<Integer> queue = queue();
     // Deadlines 2^15 to 2^16 - 1 from tick 0, in order: bin 15.
