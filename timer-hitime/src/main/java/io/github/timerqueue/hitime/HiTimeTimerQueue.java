@@ -314,14 +314,15 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
     owned.setDeadline(deadline);
     long tick = filingTick(deadline);
     TimerBucket<T> to = bucketAt(tick);
-    if (to == from) {
-      // Cleared first, so that a compaction on the way cannot meet the timer twice.
+    if (to == from && to.isFull()) {
+      // Cleared first, so that the compaction that makes room cannot meet the timer twice.
       from.vacate(slot);
       to.append(owned, tick);
     } else {
-      // Appended before its old slot is cleared: the write barrier of the append fences the loads
-      // behind it until every store before it has completed, and the clearing store mostly misses
-      // the cache; after the append, that miss overlaps with whatever the caller does next.
+      // Appended before its old slot is cleared, even in the same bucket (a third of the moves of
+      // deadlines spread widely): the write barrier of the append fences the loads behind it
+      // until every store before it has completed, and the clearing store mostly misses the
+      // cache; after the append, that miss overlaps with whatever the caller does next.
       to.append(owned, tick);
       vacate(from, slot);
     }

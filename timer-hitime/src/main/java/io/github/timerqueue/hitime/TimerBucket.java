@@ -100,7 +100,7 @@ final class TimerBucket<T> {
     long last = lastTick;
     descents += (int) (((~tick & last) | ((~tick | last) & (tick - last))) >>> (Long.SIZE - 1));
     lastTick = tick;
-    if (tail == slots.length) {
+    if (isFull()) {
       makeRoom(1);
     }
     slots[tail] = timer;
@@ -193,6 +193,11 @@ final class TimerBucket<T> {
   void vacate(int slot) {
     slots[slot & HiTimeTimer.SLOT_INDEX] = null;
     removed();
+  }
+
+  /** Whether the next append needs more room: it will compact the bucket or grow it. */
+  boolean isFull() {
+    return tail == slots.length;
   }
 
   /** The first timer, left in place. The bucket must not be empty. */

@@ -131,6 +131,38 @@ class HiTimeStorageTest {
   }
 
   @Test
+  void aTimerMovedWithinItsFullBinIsClearedBeforeTheCompactionElseAppendedBeforeItsSlotIsCleared() {
+    HiTimeTimerQueue<Integer> queue = queue();
+    // Deadlines 64 to 71 from tick 0: bin 6, whose first array of 8 slots they fill.
+    List<HiTimeTimer<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      timers.add(timer(queue.schedule(64 + i, i)));
+    }
+    TimerBucket<Integer> bin6 = queue.bins[6];
+    assertThat(bin6.isFull()).isTrue();
+
+    assertThat(queue.reschedule(timers.get(0), 100)).isTrue();
+    HiTimeInvariants.check(queue);
+    // The append grew the bin and packed the other seven into slots 0 to 6: the moved one is last.
+    assertThat(timers.get(0).slot).isEqualTo(7);
+    assertThat(timers.get(1).slot).isZero();
+    assertThat(bin6.isFull()).isFalse();
+
+    assertThat(queue.reschedule(timers.get(1), 101)).isTrue();
+    HiTimeInvariants.check(queue);
+    assertThat(timers.get(1).slot).isEqualTo(8);
+    assertThat(bin6.slots[0]).isNull();
+    assertThat(bin6.size).isEqualTo(8);
+
+    List<Integer> fired = new ArrayList<>();
+    for (long now = 1; now <= 101; now++) {
+      queue.advance(now, timer -> fired.add(timer.payload()));
+    }
+    assertThat(fired).containsExactly(2, 3, 4, 5, 6, 7, 0, 1);
+    HiTimeInvariants.check(queue);
+  }
+
+  @Test
   void aDescentIsATickBelowTheOneAppendedBeforeItComparedUnsigned() {
     HiTimeTimerQueue<Integer> queue = queue();
     TimerBucket<Integer> bucket = new TimerBucket<>(queue, 62);
