@@ -64,9 +64,10 @@ final class TimerBucket<T> {
    * a tick below that of the timer appended before it, or in an order of ticks not known. Only
    * bins use it: while it is 0 the bin is {@link #sorted()}, and when a bin is re-examined it
    * tells the long runs of timers bound for one bucket, filed by copying, from the short ones of
-   * deadlines at random, filed one by one ({@link HiTimeTimerQueue#reexamine}).
+   * deadlines at random, filed one by one ({@link HiTimeTimerQueue#reexamine}). A {@code long},
+   * so that a bin that never empties, appended to at random for years, never wraps it to 0.
    */
-  int descents;
+  long descents;
   /** The tick of the last timer appended, if it was appended with its tick. */
   long lastTick;
 
@@ -98,7 +99,7 @@ final class TimerBucket<T> {
     // bit of this expression is the borrow of tick - lastTick, set when tick is below lastTick,
     // unsigned (Hacker's Delight, 2-13).
     long last = lastTick;
-    descents += (int) (((~tick & last) | ((~tick | last) & (tick - last))) >>> (Long.SIZE - 1));
+    descents += ((~tick & last) | ((~tick | last) & (tick - last))) >>> (Long.SIZE - 1);
     lastTick = tick;
     if (isFull()) {
       makeRoom(1);
