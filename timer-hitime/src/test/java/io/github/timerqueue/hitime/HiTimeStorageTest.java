@@ -173,6 +173,13 @@ class HiTimeStorageTest {
       assertThat(bucket.descents).as("after tick %d", ticks[i]).isEqualTo(descentsAfter[i]);
     }
     assertThat(bucket.sorted()).isFalse();
+
+    // Past 2^32 descents (a bin appended to at random for hours without emptying), the count
+    // neither wraps to 0, which would pass the bin off as sorted, nor turns negative.
+    bucket.descents = (1L << 32) - 1;
+    bucket.append(new HiTimeTimer<>(queue, 8), 0);
+    assertThat(bucket.descents).isEqualTo(1L << 32);
+    assertThat(bucket.sorted()).isFalse();
   }
 
   @Test
