@@ -60,13 +60,15 @@ final class TimerBucket<T> {
   /** What a timer's {@link HiTimeTimer#slot} carries besides its slot number in this bucket. */
   private final int slotTag;
   /**
-   * Whether the timers' ticks never decrease from slot to slot: true of a bucket whose timers were
-   * all appended with their ticks, each at or after the one before, since it last emptied.
-   * Cancelling keeps it true. Only bins use it: a bin re-examined with its timers in tick order
-   * finds the stretch of slots bound for each bucket without reading every timer.
+   * How many times since the bucket last emptied a timer, or a run of timers, was appended with
+   * a tick below that of the timer appended before it, or in an order of ticks not known. Only
+   * bins use it: while it is 0 the bin is {@link #sorted()}, and when a bin is re-examined it
+   * tells the long runs of timers bound for one bucket, filed by copying, from the short ones of
+   * deadlines at random, filed one by one ({@link HiTimeTimerQueue#reexamine}). A {@code long},
+   * so that a bin that never empties, appended to at random for years, never wraps it to 0.
    */
-  boolean sorted = true;
-  /** While {@link #sorted}, the tick of the last timer appended, at or after every other's. */
+  long descents;
+  /** The tick of the last timer appended, if it was appended with its tick. */
   long lastTick;
 
   @SuppressWarnings("unchecked")
@@ -81,15 +83,25 @@ final class TimerBucket<T> {
     return size == 0;
   }
 
+  /**
+   * Whether the timers' ticks never decrease from slot to slot: true of a bucket whose timers were
+   * all appended with their ticks, each at or after the one before, since it last emptied.
+   * Cancelling keeps it true. A bin re-examined with its timers in tick order finds the stretch of
+   * slots bound for each bucket without reading every timer.
+   */
+  boolean sorted() {
+    return descents == 0;
+  }
+
   /** Adds a timer that is in no bucket, due at {@code tick}, at the tail. */
   void append(HiTimeTimer<T> timer, long tick) {
-    // Tested first, so that in a bin out of order, where ticks come at random, the branch is
-    // always taken the same way.
-    if (sorted && Long.compareUnsigned(tick, lastTick) < 0) {
-      sorted = false;
-    }
+    // Counted without a branch, which ticks at random would mispredict half the time: the sign
+    // bit of this expression is the borrow of tick - lastTick, set when tick is below lastTick,
+    // unsigned (Hacker's Delight, 2-13).
+    long last = lastTick;
+    descents += ((~tick & last) | ((~tick | last) & (tick - last))) >>> (Long.SIZE - 1);
     lastTick = tick;
-    if (tail == slots.length) {
+    if (isFull()) {
       makeRoom(1);
     }
     slots[tail] = timer;
@@ -103,7 +115,16 @@ final class TimerBucket<T> {
    * collector is paid once for the run, not once per timer.
    */
   void appendRun(HiTimeTimer<T>[] source, int from, int count) {
-    sorted = false;
+    descents++;
+    copyIn(source, from, count);
+  }
+
+  /**
+   * {@link #appendRun(HiTimeTimer[], int, int)} of timers whose ticks never decrease from {@code
+   * firstTick} to {@code lastTick}.
+   */
+  void appendRun(HiTimeTimer<T>[] source, int from, int count, long firstTick, long lastTick) {
+    appendingTicks(firstTick, lastTick);
     copyIn(source, from, count);
   }
 
@@ -113,11 +134,16 @@ final class TimerBucket<T> {
    * empty slots, each run of timers in one copy; returns how many it appended.
    */
   int appendInOrder(HiTimeTimer<T>[] source, int from, int to, long firstTick, long lastTick) {
+    appendingTicks(firstTick, lastTick);
+    return copyTimersIn(source, from, to);
+  }
+
+  /** Notes the appending of timers in order from {@code firstTick} to {@code lastTick}. */
+  private void appendingTicks(long firstTick, long lastTick) {
     if (Long.compareUnsigned(firstTick, this.lastTick) < 0) {
-      sorted = false;
+      descents++;
     }
     this.lastTick = lastTick;
-    return copyTimersIn(source, from, to);
   }
 
   /** Appends the timers of {@code source[from]} to {@code source[to - 1]}, skipping empty slots. */
@@ -170,6 +196,11 @@ final class TimerBucket<T> {
     removed();
   }
 
+  /** Whether the next append needs more room: it will compact the bucket or grow it. */
+  boolean isFull() {
+    return tail == slots.length;
+  }
+
   /** The first timer, left in place. The bucket must not be empty. */
   HiTimeTimer<T> first() {
     HiTimeTimer<T>[] slots = this.slots;
@@ -196,7 +227,7 @@ final class TimerBucket<T> {
    */
   void appendAll(TimerBucket<T> from) {
     HiTimeTimer<T>[] source = from.slots;
-    sorted = false;
+    descents++;
     copyTimersIn(source, from.head, from.tail);
     Arrays.fill(source, from.head, from.tail, null);
     from.emptied();
@@ -217,13 +248,13 @@ final class TimerBucket<T> {
     to.head = from;
     to.tail = tail;
     to.size = count;
-    to.sorted = sorted;
+    to.descents = descents;
     to.lastTick = lastTick;
     slots = (HiTimeTimer<T>[]) NO_SLOTS;
     head = 0;
     tail = 0;
     size = 0;
-    sorted = true;
+    descents = 0;
     lastTick = 0;
   }
 
@@ -280,7 +311,7 @@ final class TimerBucket<T> {
   private void reset() {
     head = 0;
     tail = 0;
-    sorted = true;
+    descents = 0;
     lastTick = 0;
     if (slots.length > INITIAL_CAPACITY) {
       owner.slotArrays.giveEmptied(slots);

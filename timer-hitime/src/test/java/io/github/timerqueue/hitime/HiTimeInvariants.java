@@ -58,7 +58,7 @@ final class HiTimeInvariants {
         count++;
         String where = timer + " in bin " + bin + " at tick " + queue.nowTick;
         long tick = queue.tickOf(timer);
-        if (bucket.sorted) {
+        if (bucket.sorted()) {
           that(Long.compareUnsigned(previousTick, tick) <= 0
                   && Long.compareUnsigned(tick, bucket.lastTick) <= 0,
               where + " with tick " + tick + " is out of order in a sorted bin: the one before has"

@@ -272,7 +272,7 @@ class HiTimeRandomizedTest {
       if (step % 64 == 0) {
         HiTimeInvariants.check(hitime);
         for (TimerBucket<Integer> bin : hitime.bins) {
-          sortedBinSeen |= bin != null && bin.size > 1 && bin.sorted;
+          sortedBinSeen |= bin != null && bin.size > 1 && bin.sorted();
         }
       }
     }

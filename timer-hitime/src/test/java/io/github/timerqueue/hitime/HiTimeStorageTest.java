@@ -72,6 +72,117 @@ class HiTimeStorageTest {
   }
 
   @Test
+  void aSmallBinInTickOrderFiledRunByRunLeavesEveryBinBelowInOrder() {
+    HiTimeTimerQueue<Integer> queue = queue();
+    fillBin13(queue, 1 << 13);
+    assertThat(queue.bins[13].sorted()).isTrue();
+    assertThat(queue.bins[13].size).isLessThan(HiTimeTimerQueue.MIN_SEARCHED_BIN);
+
+    queue.advance(1 << 13, timer -> { });
+
+    HiTimeInvariants.check(queue);
+    for (int bin = 0; bin < 13; bin++) {
+      assertThat(queue.bins[bin]).as("bin %d", bin).isNotNull();
+      assertThat(queue.bins[bin].sorted()).as("bin %d", bin).isTrue();
+    }
+  }
+
+  @Test
+  void aBinOfDeadlinesAtRandomIsFiledTimerByTimerKeepingTheArmingOrderInEveryBin() {
+    HiTimeTimerQueue<Integer> queue = queue();
+    SplittableRandom random = new SplittableRandom(13);
+    List<long[]> deadlineAndPayload = new ArrayList<>();
+    for (int i = 0; i < 5_000; i++) {
+      long deadline = (1 << 13) + random.nextInt(1 << 13);
+      queue.schedule(deadline, i);
+      deadlineAndPayload.add(new long[] {deadline, i});
+    }
+    TimerBucket<Integer> bin13 = queue.bins[13];
+    assertThat(bin13.descents)
+        .isGreaterThan(bin13.size >>> HiTimeTimerQueue.SCATTERED_DESCENTS_SHIFT);
+
+    List<Integer> fired = new ArrayList<>();
+    queue.advance(1 << 13, timer -> fired.add(timer.payload()));
+
+    HiTimeInvariants.check(queue);
+    for (int bin = 0; bin < 13; bin++) {
+      TimerBucket<Integer> bucket = queue.bins[bin];
+      if (bucket == null) {
+        continue;
+      }
+      int previous = -1;
+      for (int index = bucket.head; index < bucket.tail; index++) {
+        int payload = bucket.slots[index].payload();
+        assertThat(payload).as("bin %d, slot %d", bin, index).isGreaterThan(previous);
+        previous = payload;
+      }
+    }
+    for (long now = (1 << 13) + 1; now < 1 << 14; now++) {
+      queue.advance(now, timer -> fired.add(timer.payload()));
+    }
+    // Advancing a tick at a time fires by deadline, first in, first out among equal deadlines.
+    deadlineAndPayload.sort((a, b) -> Long.compare(a[0], b[0]));
+    List<Integer> expected = new ArrayList<>();
+    for (long[] timer : deadlineAndPayload) {
+      expected.add((int) timer[1]);
+    }
+    assertThat(fired).isEqualTo(expected);
+    HiTimeInvariants.check(queue);
+  }
+
+  @Test
+  void aTimerMovedWithinItsFullBinIsClearedBeforeTheCompactionElseAppendedBeforeItsSlotIsCleared() {
+    HiTimeTimerQueue<Integer> queue = queue();
+    // Deadlines 64 to 71 from tick 0: bin 6, whose first array of 8 slots they fill.
+    List<HiTimeTimer<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      timers.add(timer(queue.schedule(64 + i, i)));
+    }
+    TimerBucket<Integer> bin6 = queue.bins[6];
+    assertThat(bin6.isFull()).isTrue();
+
+    assertThat(queue.reschedule(timers.get(0), 100)).isTrue();
+    HiTimeInvariants.check(queue);
+    // The append grew the bin and packed the other seven into slots 0 to 6: the moved one is last.
+    assertThat(timers.get(0).slot).isEqualTo(7);
+    assertThat(timers.get(1).slot).isZero();
+    assertThat(bin6.isFull()).isFalse();
+
+    assertThat(queue.reschedule(timers.get(1), 101)).isTrue();
+    HiTimeInvariants.check(queue);
+    assertThat(timers.get(1).slot).isEqualTo(8);
+    assertThat(bin6.slots[0]).isNull();
+    assertThat(bin6.size).isEqualTo(8);
+
+    List<Integer> fired = new ArrayList<>();
+    for (long now = 1; now <= 101; now++) {
+      queue.advance(now, timer -> fired.add(timer.payload()));
+    }
+    assertThat(fired).containsExactly(2, 3, 4, 5, 6, 7, 0, 1);
+    HiTimeInvariants.check(queue);
+  }
+
+  @Test
+  void aDescentIsATickBelowTheOneAppendedBeforeItComparedUnsigned() {
+    HiTimeTimerQueue<Integer> queue = queue();
+    TimerBucket<Integer> bucket = new TimerBucket<>(queue, 62);
+    long[] ticks = {1, 2, 2, -1L, Long.MIN_VALUE, Long.MAX_VALUE, -1L, 3};
+    int[] descentsAfter = {0, 0, 0, 0, 1, 2, 2, 3};
+    for (int i = 0; i < ticks.length; i++) {
+      bucket.append(new HiTimeTimer<>(queue, i), ticks[i]);
+      assertThat(bucket.descents).as("after tick %d", ticks[i]).isEqualTo(descentsAfter[i]);
+    }
+    assertThat(bucket.sorted()).isFalse();
+
+    // Past 2^32 descents (a bin appended to at random for hours without emptying), the count
+    // neither wraps to 0, which would pass the bin off as sorted, nor turns negative.
+    bucket.descents = (1L << 32) - 1;
+    bucket.append(new HiTimeTimer<>(queue, 8), 0);
+    assertThat(bucket.descents).isEqualTo(1L << 32);
+    assertThat(bucket.sorted()).isFalse();
+  }
+
+  @Test
   void aLargeBinInTickOrderIsFiledStretchByStretchThroughItsHolesAndTheBinsBelowStayInOrder() {
     HiTimeTimerQueue<Integer> queue = queue();
     // Deadlines 2^15 to 2^16 - 1 from tick 0, in order: bin 15.
@@ -79,7 +190,7 @@ class HiTimeStorageTest {
     for (int i = 0; i < 1 << 15; i++) {
       timers.add(timer(queue.schedule((1 << 15) + i, i)));
     }
-    assertThat(queue.bins[15].sorted).isTrue();
+    assertThat(queue.bins[15].sorted()).isTrue();
     List<Integer> expected = new ArrayList<>();
     for (int i = 0; i < timers.size(); i++) {
       if (i % 3 == 0 || i % 7 == 0) {
@@ -96,7 +207,7 @@ class HiTimeStorageTest {
     HiTimeInvariants.check(queue);
     for (int bin = 0; bin < 15; bin++) {
       assertThat(queue.bins[bin]).as("bin %d", bin).isNotNull();
-      assertThat(queue.bins[bin].sorted).as("bin %d", bin).isTrue();
+      assertThat(queue.bins[bin].sorted()).as("bin %d", bin).isTrue();
     }
     for (long now = (1 << 15) + 1; now < 1 << 16; now++) {
       queue.advance(now, timer -> fired.add(timer.payload()));
@@ -115,16 +226,16 @@ class HiTimeStorageTest {
     // Ticks 11, 11 (the deadlines decrease, the ticks do not), then 10: all in bin 3.
     queue.schedule(10_500, 1);
     queue.schedule(10_001, 2);
-    assertThat(queue.bins[3].sorted).isTrue();
+    assertThat(queue.bins[3].sorted()).isTrue();
     queue.schedule(9_999, 3);
-    assertThat(queue.bins[3].sorted).isFalse();
+    assertThat(queue.bins[3].sorted()).isFalse();
     HiTimeInvariants.check(queue);
 
     // Moving to tick 8 re-examines bin 3 timer by timer: all three go to bin 1, out of order.
     List<Integer> fired = new ArrayList<>();
     queue.advance(8_000, timer -> fired.add(timer.payload()));
-    assertThat(queue.bins[3].sorted).as("emptied").isTrue();
-    assertThat(queue.bins[1].sorted).isFalse();
+    assertThat(queue.bins[3].sorted()).as("emptied").isTrue();
+    assertThat(queue.bins[1].sorted()).isFalse();
     HiTimeInvariants.check(queue);
     queue.advance(11_000, timer -> fired.add(timer.payload()));
     assertThat(fired).containsExactly(1, 2, 3);
