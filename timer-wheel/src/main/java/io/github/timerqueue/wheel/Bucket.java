@@ -98,10 +98,11 @@ final class Bucket<T> {
    * (in {@link TimingWheel#readAhead}) so that the reads are not optimized away.
    */
   static <T> long readAhead(Slab<T> slab, int chunk) {
-    WheelTimer<T>[] slots = slab.slots;
+    int first = chunk << Slab.CHUNK_SHIFT;
+    WheelTimer<T>[] page = slab.pageOf(first);
     long combined = 0;
-    for (int slot = chunk << Slab.CHUNK_SHIFT, end = slot + Slab.CHUNK; slot < end; slot++) {
-      WheelTimer<T> timer = slots[slot];
+    for (int slot = Slab.offset(first), end = slot + Slab.CHUNK; slot < end; slot++) {
+      WheelTimer<T> timer = page[slot];
       if (timer != null) {
         combined ^= timer.deadline();
       }
@@ -122,12 +123,12 @@ final class Bucket<T> {
       if (fill == 0) {
         first = chunk;
       } else {
-        slab.next[last] = chunk;
+        slab.link(last, chunk);
       }
       last = chunk;
     }
     int slot = slotIn(last, fill++);
-    slab.slots[slot] = timer;
+    slab.set(slot, timer);
     timer.bucket = this;
     timer.slot = slot;
     size++;
@@ -146,7 +147,7 @@ final class Bucket<T> {
       return;
     }
     Slab<T> slab = owner.slab;
-    slab.slots[timer.slot] = null;
+    slab.set(timer.slot, null);
     timer.slot = WheelTimer.NOT_PENDING;
     size--;
     if (size == 0) {
@@ -193,15 +194,15 @@ final class Bucket<T> {
     for (int i = 0; i < end; i++) {
       if (startsChunk(i)) {
         int read = chunk;
-        chunk = slab.next[read];
+        chunk = slab.next(read);
         slab.give(read, read, 1);
         readAhead ^= readAhead(slab, chunk);
       }
-      // The sink may grow the slab: read the array anew each time.
+      // The sink may grow the slab: read its pages anew each time.
       int slot = slotIn(chunk, i);
-      WheelTimer<T> timer = slab.slots[slot];
+      WheelTimer<T> timer = slab.get(slot);
       if (timer != null) {
-        slab.slots[slot] = null;
+        slab.set(slot, null);
         timer.slot = WheelTimer.NOT_PENDING;
         sink.accept(timer);
       }
@@ -221,12 +222,12 @@ final class Bucket<T> {
     int chunk = first;
     for (int i = 0; i < fill; i++) {
       if (startsChunk(i)) {
-        chunk = slab.next[chunk];
+        chunk = slab.next(chunk);
       }
       int slot = slotIn(chunk, i);
-      WheelTimer<T> timer = slab.slots[slot];
+      WheelTimer<T> timer = slab.get(slot);
       if (timer != null) {
-        slab.slots[slot] = null;
+        slab.set(slot, null);
         timer.slot = WheelTimer.NOT_PENDING;
       }
     }
@@ -244,9 +245,9 @@ final class Bucket<T> {
     int chunk = first;
     for (int i = 0; i < fill; i++) {
       if (startsChunk(i)) {
-        chunk = slab.next[chunk];
+        chunk = slab.next(chunk);
       }
-      WheelTimer<T> timer = slab.slots[slotIn(chunk, i)];
+      WheelTimer<T> timer = slab.get(slotIn(chunk, i));
       if (timer != null) {
         action.accept(timer);
       }
@@ -259,9 +260,9 @@ final class Bucket<T> {
     int chunk = first;
     for (int i = 0; i < fill; i++) {
       if (startsChunk(i)) {
-        chunk = slab.next[chunk];
+        chunk = slab.next(chunk);
       }
-      WheelTimer<T> timer = slab.slots[slotIn(chunk, i)];
+      WheelTimer<T> timer = slab.get(slotIn(chunk, i));
       if (timer != null) {
         return timer;
       }
@@ -299,11 +300,11 @@ final class Bucket<T> {
     int chunk = first;
     int previous = first;
     int kept = 0;
-    while (kept < fill && slab.slots[slotIn(chunk, kept)] != null) {
+    while (kept < fill && slab.get(slotIn(chunk, kept)) != null) {
       previous = chunk;
       kept++;
       if (kept < fill && startsChunk(kept)) {
-        chunk = slab.next[chunk];
+        chunk = slab.next(chunk);
       }
     }
     int readChunk = chunk;
@@ -311,26 +312,26 @@ final class Bucket<T> {
     long readAhead = kept < fill ? readAhead(slab, readChunk) : 0;
     for (int i = kept; i < fill; i++) {
       if (startsChunk(i) && i > kept) {
-        readChunk = slab.next[readChunk];
+        readChunk = slab.next(readChunk);
         readAhead ^= readAhead(slab, readChunk);
       }
       int from = slotIn(readChunk, i);
-      WheelTimer<T> timer = slab.slots[from];
+      WheelTimer<T> timer = slab.get(from);
       if (timer != null) {
         if (startsChunk(kept)) {
-          writeChunk = slab.next[writeChunk];
+          writeChunk = slab.next(writeChunk);
         }
         int to = slotIn(writeChunk, kept++);
-        slab.slots[to] = timer;
-        slab.slots[from] = null;
+        slab.set(to, timer);
+        slab.set(from, null);
         timer.slot = to;
       }
     }
     owner.readAhead = readAhead;
     int unused = chunksFor(fill) - chunksFor(kept);
     if (unused > 0) {
-      slab.give(slab.next[writeChunk], last, unused);
-      slab.next[writeChunk] = Slab.NO_CHUNK;
+      slab.give(slab.next(writeChunk), last, unused);
+      slab.link(writeChunk, Slab.NO_CHUNK);
     }
     last = writeChunk;
     fill = kept;

@@ -50,13 +50,14 @@ import java.util.function.Consumer;
  *   <li>{@code size} {@code O(1)}; {@code clear}, {@code drain}, {@code forEach} {@code O(n)} plus
  *       one pass over the bitmaps.
  *   <li>Memory: a handle of 32 bytes per timer (with compressed references), and a slot of four
- *       bytes in its bucket's chain of 16-slot chunks, all in one array that grows by half when
- *       it runs out and is reused as buckets fill and empty (at most four filled slots per timer
+ *       bytes in its bucket's chain of 16-slot chunks, all in pages of 65,536 slots that are
+ *       added, never copied, when they run out and are reused as buckets fill and empty (the
+ *       first page starts small and grows up to that size; at most four filled slots per timer
  *       in a bucket, usually one); per level and kind of slot (by key, coarse), allocated with
  *       its first timer, a bitmap of 2<sup>b<sub>i</sub></sup> bits and a table of references
  *       that covers the slots from the level's start to the farthest one used so far (at most
  *       2<sup>b<sub>i</sub></sup>), and a small bucket object per slot that holds two timers or
- *       more: a slot's only timer is held by the table itself and takes no slot in the array.
+ *       more: a slot's only timer is held by the table itself and takes no slot in the slab.
  * </ul>
  *
  * <h2>Order</h2>
@@ -147,7 +148,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    *   million timers, unlinking one touches three cache lines (the timer and both neighbours), and
    *   moving a slot down a level or firing it is a dependent cache miss per timer, the next
    *   address known only once the last timer arrived. Here a bucket is a chain of 16-slot chunks
-   *   of one array (Bucket, Slab): a timer records its bucket and slab slot, a cancel empties
+   *   of one paged store (Bucket, Slab): a timer records its bucket and slab slot, a cancel empties
    *   that one slot, and emptying a bucket reads its slots in order, a cache line of sixteen
    *   timer references at a time, so the processor fetches the timers' own lines many at once.
    *   Holes left by cancels are bounded by compaction (see Bucket); chunks of emptied buckets go
@@ -500,9 +501,9 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       int chunk = bucket.first;
       for (int i = 0; i < bucket.fill; i++) {
         if (Bucket.startsChunk(i)) {
-          chunk = slab.next[chunk];
+          chunk = slab.next(chunk);
         }
-        WheelTimer<T> timer = slab.slots[Bucket.slotIn(chunk, i)];
+        WheelTimer<T> timer = slab.get(Bucket.slotIn(chunk, i));
         if (timer != null) {
           remove(timer);
           drained++;
@@ -880,15 +881,15 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     int fired = 0;
     try {
       // Handlers arm timers in the due bucket, never in this one, and may empty or clear it; the
-      // slab may grow, so its arrays are read anew each time.
+      // slab may grow, so its pages are read anew each time.
       int chunk = batch.first;
       readAhead = Bucket.readAhead(slab, chunk);
       for (int i = 0; fired < limit && i < batch.fill; i++) {
         if (Bucket.startsChunk(i)) {
-          chunk = slab.next[chunk];
+          chunk = slab.next(chunk);
           readAhead ^= Bucket.readAhead(slab, chunk);
         }
-        WheelTimer<T> timer = slab.slots[Bucket.slotIn(chunk, i)];
+        WheelTimer<T> timer = slab.get(Bucket.slotIn(chunk, i));
         if (timer != null) {
           remove(timer);
           fired++;
@@ -940,9 +941,9 @@ public final class TimingWheel<T> implements TimerQueue<T> {
         int chunk = bucket.first;
         for (int i = 0; i < bucket.fill && (best == null || bestKey != floor); i++) {
           if (Bucket.startsChunk(i)) {
-            chunk = slab.next[chunk];
+            chunk = slab.next(chunk);
           }
-          WheelTimer<T> timer = slab.slots[Bucket.slotIn(chunk, i)];
+          WheelTimer<T> timer = slab.get(Bucket.slotIn(chunk, i));
           if (timer != null) {
             long key = keyOf(timer);
             if (best == null || Long.compareUnsigned(key, bestKey) < 0) {
@@ -971,9 +972,9 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       int chunk = overflow.first;
       for (int i = 0; i < overflow.fill; i++) {
         if (Bucket.startsChunk(i)) {
-          chunk = slab.next[chunk];
+          chunk = slab.next(chunk);
         }
-        WheelTimer<T> timer = slab.slots[Bucket.slotIn(chunk, i)];
+        WheelTimer<T> timer = slab.get(Bucket.slotIn(chunk, i));
         if (timer != null) {
           long key = keyOf(timer);
           if (best == null || Long.compareUnsigned(key, bestKey) < 0) {

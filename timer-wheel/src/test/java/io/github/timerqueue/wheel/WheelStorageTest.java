@@ -139,6 +139,76 @@ class WheelStorageTest {
   }
 
   @Test
+  void theSlabGrowsByWholePagesThatItNeverCopies() {
+    Slab<Integer> slab = new Slab<>();
+    assertThat(slab.chunks()).as("a new slab is small").isEqualTo(Slab.INITIAL_CHUNKS);
+    List<Integer> taken = new ArrayList<>();
+    while (slab.chunks() < Slab.PAGE_CHUNKS) {
+      taken.add(slab.take());
+    }
+    assertThat(slab.chunks()).as("the first page grows up to a full page").isEqualTo(
+        Slab.PAGE_CHUNKS);
+    WheelTimer<Integer> timer = new WheelTimer<>(null, 1);
+    int lastOfFirstPage = (Slab.PAGE_CHUNKS << Slab.CHUNK_SHIFT) - 1;
+    slab.set(lastOfFirstPage, timer);
+    WheelTimer<Integer>[] firstPage = slab.pageOf(0);
+    while (slab.freeChunks > 0) {
+      taken.add(slab.take());
+    }
+    taken.add(slab.take());
+    assertThat(slab.chunks()).as("then one page at a time").isEqualTo(2 * Slab.PAGE_CHUNKS);
+    WheelTimer<Integer>[] secondPage = slab.pageOf(Slab.PAGE_SLOTS);
+    while (slab.chunks() < 5 * Slab.PAGE_CHUNKS) {
+      taken.add(slab.take());
+    }
+    assertThat(slab.pageOf(0)).as("growing keeps the pages").isSameAs(firstPage);
+    assertThat(slab.pageOf(2 * Slab.PAGE_SLOTS - 1)).isSameAs(secondPage);
+    assertThat(slab.get(lastOfFirstPage)).isSameAs(timer);
+    assertThat(taken).as("every chunk taken once").doesNotHaveDuplicates()
+        .hasSize(slab.chunks() - slab.freeChunks);
+
+    slab.set(lastOfFirstPage, null);
+    int last = taken.get(taken.size() - 1);
+    slab.give(taken.get(0), taken.get(0), 1);
+    slab.give(last, last, 1);
+    assertThat(slab.take()).as("a chunk given back is taken first").isEqualTo(last);
+    assertThat(slab.take()).isEqualTo(taken.get(0));
+  }
+
+  @Test
+  void bucketsSpanningManyPagesKeepTheirOrderThroughCancelsAndMoves() {
+    TimingWheel<Integer> wheel = wheel("2,8", 0, 1);
+    int count = 3 * Slab.PAGE_SLOTS + 1_000;
+    List<TimerHandle<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      timers.add(wheel.schedule(10 + (i & 1), i));
+    }
+    assertThat(wheel.slab.chunks()).as("pages beyond the first")
+        .isGreaterThan(3 * Slab.PAGE_CHUNKS);
+    for (int i = 0; i < count; i++) {
+      if (i % 3 != 0) {
+        wheel.cancel(timers.get(i));
+      }
+    }
+    TimingWheelInvariants.check(wheel);
+    List<Integer> fired = new ArrayList<>();
+    wheel.advance(8, timer -> fired.add(timer.payload()));
+    assertThat(fired).isEmpty();
+    TimingWheelInvariants.check(wheel);
+    wheel.advance(12, timer -> fired.add(timer.payload()));
+    List<Integer> expected = new ArrayList<>();
+    for (int i = 0; i < count; i += 6) {
+      expected.add(i);
+    }
+    for (int i = 3; i < count; i += 6) {
+      expected.add(i);
+    }
+    assertThat(fired).as("key 9 in arming order, then key 10").isEqualTo(expected);
+    assertThat(wheel.slab.freeChunks).isEqualTo(wheel.slab.chunks());
+    TimingWheelInvariants.check(wheel);
+  }
+
+  @Test
   void aHandleOfAnotherWheelIsRejectedWhetherOrNotItIsPending() {
     TimingWheel<String> mine = wheel("2,2,2", 0, 1);
     TimingWheel<String> other = wheel("2,2,2", 0, 1);
