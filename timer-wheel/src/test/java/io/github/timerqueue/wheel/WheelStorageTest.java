@@ -139,6 +139,79 @@ class WheelStorageTest {
   }
 
   @Test
+  void aCancelLeavesAStaleReferenceThatNoReadTakesForItsTimer() {
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    WheelTimer<Integer> first = (WheelTimer<Integer>) wheel.schedule(100, 0);
+    WheelTimer<Integer> second = (WheelTimer<Integer>) wheel.schedule(100, 1);
+    Bucket<Integer> bucket = first.bucket;
+    int staleSlot = first.slot;
+    assertThat(wheel.cancel(first)).isTrue();
+    assertThat(wheel.slab.get(staleSlot)).as("the cancel wrote only to the timer").isSameAs(first);
+    assertThat(bucket.holds(first, staleSlot)).isFalse();
+    assertThat(bucket.first()).isSameAs(second);
+    TimingWheelInvariants.check(wheel);
+
+    // Re-armed as the lone timer of a level slot whose number is its stale slab slot, and then
+    // into the bucket it left, behind the timer that was armed after it.
+    Level<Integer> level1 = wheel.levels[1];
+    long deadline = 1 + ((16L * 16 + 16L * staleSlot) & ~15L);
+    assertThat(wheel.reschedule(first, deadline)).isFalse();
+    assertThat(level1.entryAt(staleSlot, false)).isSameAs(first);
+    assertThat(first.slot).isEqualTo(staleSlot);
+    assertThat(bucket.holds(first, staleSlot)).as("a lone timer names another bucket").isFalse();
+    List<Integer> forEach = new ArrayList<>();
+    wheel.forEach(timer -> forEach.add(timer.payload()));
+    assertThat(forEach).containsExactlyInAnyOrder(0, 1);
+    TimingWheelInvariants.check(wheel);
+    assertThat(wheel.reschedule(first, 100)).isTrue();
+    TimingWheelInvariants.check(wheel);
+
+    List<Integer> fired = new ArrayList<>();
+    wheel.advance(100, timer -> fired.add(timer.payload()));
+    assertThat(fired).as("each timer once, in arming order").containsExactly(1, 0);
+    assertThat(wheel.advance(1_000, timer -> fired.add(timer.payload()))).isZero();
+    assertThat(wheel.slab.freeChunks).as("no chunk keeps a stale reference")
+        .isEqualTo(wheel.slab.chunks());
+    TimingWheelInvariants.check(wheel);
+  }
+
+  @Test
+  void aTimerReArmedFromTheFiringBatchIsNotHandedOutFromItsStaleSlot() {
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    List<TimerHandle<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      timers.add(wheel.schedule(5, i));
+    }
+    List<Integer> fired = new ArrayList<>();
+    wheel.advance(5, timer -> {
+      fired.add(timer.payload());
+      if (timer.payload() == 0) {
+        for (int i = 1; i < 40; i += 2) {
+          wheel.reschedule(timers.get(i), 5);
+        }
+        for (int i = 2; i < 40; i += 4) {
+          wheel.cancel(timers.get(i));
+        }
+      }
+    });
+    List<Integer> expected = new ArrayList<>();
+    expected.add(0);
+    for (int i = 4; i < 40; i += 4) {
+      expected.add(i);
+    }
+    assertThat(fired).isEqualTo(expected);
+    TimingWheelInvariants.check(wheel);
+    fired.clear();
+    wheel.advance(5, timer -> fired.add(timer.payload()));
+    expected.clear();
+    for (int i = 1; i < 40; i += 2) {
+      expected.add(i);
+    }
+    assertThat(fired).as("the re-armed ones, at the next advance").isEqualTo(expected);
+    TimingWheelInvariants.check(wheel);
+  }
+
+  @Test
   void theSlabGrowsByWholePagesThatItNeverCopies() {
     Slab<Integer> slab = new Slab<>();
     assertThat(slab.chunks()).as("a new slab is small").isEqualTo(Slab.INITIAL_CHUNKS);
