@@ -223,9 +223,10 @@ final class Bucket<T> {
       }
       // The sink may grow the slab: read its pages anew each time.
       int slot = slotIn(chunk, i);
-      WheelTimer<T> timer = slab.get(slot);
+      WheelTimer<T>[] page = slab.pageOf(slot);
+      WheelTimer<T> timer = page[Slab.offset(slot)];
       if (timer != null) {
-        slab.set(slot, null);
+        page[Slab.offset(slot)] = null;
         if (holds(timer, slot)) {
           timer.slot = WheelTimer.NOT_PENDING;
           sink.accept(timer);
