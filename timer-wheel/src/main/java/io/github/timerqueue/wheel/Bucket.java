@@ -9,15 +9,26 @@ import java.util.function.Consumer;
  * in the slab ({@link WheelTimer#bucket}, {@link WheelTimer#slot}).
  *
  * <p>The bucket's first {@code fill} slots, in chain order, have been filled; a slot whose timer
- * left is emptied ({@code null}), a <em>hole</em>. Joining appends at {@code fill}, taking a chunk
- * from the slab when the last one is full; leaving empties the one slot, so that a cancel writes
- * to the timer and one slot, never to other timers; emptying a bucket (a level passing its slot,
- * the due timers becoming the firing batch) reads its slots in order, a chunk (a cache line) at a
- * time.
+ * left is a <em>hole</em>. Joining appends at {@code fill}, taking a chunk from the slab when the
+ * last one is full; leaving writes only to the timer (its slot becomes {@link
+ * WheelTimer#NOT_PENDING}) and to this bucket's counts, and leaves the reference in the slab slot,
+ * stale: a slot holds its timer only if the timer still records that slot and this bucket
+ * ({@link #holds}). Emptying a bucket (a level passing its slot, the due timers becoming the
+ * firing batch) reads its slots in order, a chunk (a cache line) at a time, and reads each timer
+ * anyway, so telling a stale reference costs nothing there; compacting reads each timer too.
+ *
+ * <p>Why stale references rather than emptying the slot: at a million timers the slot's line is
+ * not cached, and the store that empties it misses. The processor would retire that store in the
+ * background, except that the next reference store into an old object (appending the timer, or
+ * another, to a bucket) runs G1's post-write barrier, whose fence waits for every earlier store,
+ * the missed one included: a cancel followed by a schedule paid a memory round trip for a slot
+ * nobody reads until the bucket is compacted or emptied. The cost is that a cancelled timer (and
+ * its payload) stays reachable from the slab until then: at most as many stale references as the
+ * bucket has timers (the hole bound below), and none once the bucket empties.
  *
  * <p>Holes are bounded: a bucket that empties gives all its chunks back; one with more holes than
  * timers (and at least {@value #SPARSE_FILL} filled slots) is compacted, keeping the order and
- * giving back the chunks it no longer needs. So a bucket with {@code n} timers has at most {@code
+ * giving back the chunks it no longer needs (and clearing the stale references). So a bucket with {@code n} timers has at most {@code
  * max(n, SPARSE_FILL - 1)} holes, at most two slots per timer, except the firing batch while it
  * is handed out (its holes are the timers already handed out; it empties by the end of the
  * advance) and a bucket being drained. Compacting moves each timer it keeps once (writing its new
@@ -98,15 +109,26 @@ final class Bucket<T> {
    * (in {@link TimingWheel#readAhead}) so that the reads are not optimized away.
    */
   static <T> long readAhead(Slab<T> slab, int chunk) {
-    WheelTimer<T>[] slots = slab.slots;
+    int first = chunk << Slab.CHUNK_SHIFT;
+    WheelTimer<T>[] page = slab.pageOf(first);
     long combined = 0;
-    for (int slot = chunk << Slab.CHUNK_SHIFT, end = slot + Slab.CHUNK; slot < end; slot++) {
-      WheelTimer<T> timer = slots[slot];
+    for (int slot = Slab.offset(first), end = slot + Slab.CHUNK; slot < end; slot++) {
+      WheelTimer<T> timer = page[slot];
       if (timer != null) {
         combined ^= timer.deadline();
       }
     }
     return combined;
+  }
+
+  /**
+   * Whether {@code timer}, read from slab slot {@code slot} of this bucket, is pending there, or is
+   * a stale reference that a removal left: the timer records the one slot it is pending in, and
+   * while the stale reference holds a slot no other bucket can have it, nor can this one append
+   * there, so a match of both is exact.
+   */
+  boolean holds(WheelTimer<T> timer, int slot) {
+    return timer != null && timer.slot == slot && timer.bucket == this;
   }
 
   /** Whether filled slot {@code i} of the bucket starts a new chunk (so the chain moves on). */
@@ -122,13 +144,17 @@ final class Bucket<T> {
       if (fill == 0) {
         first = chunk;
       } else {
-        slab.next[last] = chunk;
+        slab.link(last, chunk);
       }
       last = chunk;
     }
     int slot = slotIn(last, fill++);
-    slab.slots[slot] = timer;
-    timer.bucket = this;
+    slab.set(slot, timer);
+    // A reference store costs G1's post-write barrier; a timer re-armed into the bucket it was
+    // last in (a level-2 slot covers half of a wide range of delays) need not pay it.
+    if (timer.bucket != this) {
+      timer.bucket = this;
+    }
     timer.slot = slot;
     size++;
     if (level != null) {
@@ -145,8 +171,6 @@ final class Bucket<T> {
       level.removeLone(timer);
       return;
     }
-    Slab<T> slab = owner.slab;
-    slab.slots[timer.slot] = null;
     timer.slot = WheelTimer.NOT_PENDING;
     size--;
     if (size == 0) {
@@ -193,17 +217,20 @@ final class Bucket<T> {
     for (int i = 0; i < end; i++) {
       if (startsChunk(i)) {
         int read = chunk;
-        chunk = slab.next[read];
+        chunk = slab.next(read);
         slab.give(read, read, 1);
         readAhead ^= readAhead(slab, chunk);
       }
-      // The sink may grow the slab: read the array anew each time.
+      // The sink may grow the slab: read its pages anew each time.
       int slot = slotIn(chunk, i);
-      WheelTimer<T> timer = slab.slots[slot];
+      WheelTimer<T>[] page = slab.pageOf(slot);
+      WheelTimer<T> timer = page[Slab.offset(slot)];
       if (timer != null) {
-        slab.slots[slot] = null;
-        timer.slot = WheelTimer.NOT_PENDING;
-        sink.accept(timer);
+        page[Slab.offset(slot)] = null;
+        if (holds(timer, slot)) {
+          timer.slot = WheelTimer.NOT_PENDING;
+          sink.accept(timer);
+        }
       }
     }
     if (end > 0) {
@@ -221,13 +248,15 @@ final class Bucket<T> {
     int chunk = first;
     for (int i = 0; i < fill; i++) {
       if (startsChunk(i)) {
-        chunk = slab.next[chunk];
+        chunk = slab.next(chunk);
       }
       int slot = slotIn(chunk, i);
-      WheelTimer<T> timer = slab.slots[slot];
+      WheelTimer<T> timer = slab.get(slot);
       if (timer != null) {
-        slab.slots[slot] = null;
-        timer.slot = WheelTimer.NOT_PENDING;
+        slab.set(slot, null);
+        if (holds(timer, slot)) {
+          timer.slot = WheelTimer.NOT_PENDING;
+        }
       }
     }
     int count = size;
@@ -244,10 +273,11 @@ final class Bucket<T> {
     int chunk = first;
     for (int i = 0; i < fill; i++) {
       if (startsChunk(i)) {
-        chunk = slab.next[chunk];
+        chunk = slab.next(chunk);
       }
-      WheelTimer<T> timer = slab.slots[slotIn(chunk, i)];
-      if (timer != null) {
+      int slot = slotIn(chunk, i);
+      WheelTimer<T> timer = slab.get(slot);
+      if (holds(timer, slot)) {
         action.accept(timer);
       }
     }
@@ -259,10 +289,11 @@ final class Bucket<T> {
     int chunk = first;
     for (int i = 0; i < fill; i++) {
       if (startsChunk(i)) {
-        chunk = slab.next[chunk];
+        chunk = slab.next(chunk);
       }
-      WheelTimer<T> timer = slab.slots[slotIn(chunk, i)];
-      if (timer != null) {
+      int slot = slotIn(chunk, i);
+      WheelTimer<T> timer = slab.get(slot);
+      if (holds(timer, slot)) {
         return timer;
       }
     }
@@ -274,10 +305,20 @@ final class Bucket<T> {
     return (fill + Slab.CHUNK - 1) >>> Slab.CHUNK_SHIFT;
   }
 
-  /** Gives every chunk of an empty bucket (all its slots null) back to the slab. */
+  /**
+   * Gives every chunk of an empty bucket back to the slab, clearing the stale references it still
+   * holds: a free chunk's slots are all null.
+   */
   private void releaseChunks() {
     Slab<T> slab = owner.slab;
     if (fill > 0) {
+      int chunk = first;
+      for (int i = 0; i < fill; i++) {
+        if (startsChunk(i)) {
+          chunk = slab.next(chunk);
+        }
+        slab.set(slotIn(chunk, i), null);
+      }
       slab.give(first, last, chunksFor(fill));
       first = Slab.NO_CHUNK;
       last = Slab.NO_CHUNK;
@@ -286,51 +327,45 @@ final class Bucket<T> {
   }
 
   /**
-   * Moves the timers to the front, in order, and gives back the chunks left unused. The timers
-   * before the first hole stay where they are and are not read; every later one moves, and moving
-   * writes its new slot to it, a store to a line of its own, usually not cached at a million
-   * timers. So each chunk from the first hole on is read ahead ({@link #readAhead}) as the copy
-   * enters it: its sixteen timers' lines are fetched at once instead of one store miss after
-   * another.
+   * Moves the timers to the front, in order, clears the stale references and gives back the
+   * chunks left unused. Every timer referenced is read, to tell whether it is still here, and every
+   * one after the first hole moves, which writes its new slot to it, a line of its own, usually not
+   * cached at a million timers. So each chunk is read ahead ({@link #readAhead}) as the pass enters
+   * it: its sixteen timers' lines are fetched at once instead of one miss after another.
    */
   private void compact() {
     Slab<T> slab = owner.slab;
-    // The chunks of filled slot kept, and of the one before it (the first chunk while kept is 0).
-    int chunk = first;
-    int previous = first;
+    int readChunk = first;
+    int writeChunk = first;
     int kept = 0;
-    while (kept < fill && slab.slots[slotIn(chunk, kept)] != null) {
-      previous = chunk;
-      kept++;
-      if (kept < fill && startsChunk(kept)) {
-        chunk = slab.next[chunk];
-      }
-    }
-    int readChunk = chunk;
-    int writeChunk = previous;
-    long readAhead = kept < fill ? readAhead(slab, readChunk) : 0;
-    for (int i = kept; i < fill; i++) {
-      if (startsChunk(i) && i > kept) {
-        readChunk = slab.next[readChunk];
+    long readAhead = readAhead(slab, readChunk);
+    for (int i = 0; i < fill; i++) {
+      if (startsChunk(i)) {
+        readChunk = slab.next(readChunk);
         readAhead ^= readAhead(slab, readChunk);
       }
       int from = slotIn(readChunk, i);
-      WheelTimer<T> timer = slab.slots[from];
-      if (timer != null) {
+      WheelTimer<T> timer = slab.get(from);
+      if (holds(timer, from)) {
         if (startsChunk(kept)) {
-          writeChunk = slab.next[writeChunk];
+          writeChunk = slab.next(writeChunk);
         }
-        int to = slotIn(writeChunk, kept++);
-        slab.slots[to] = timer;
-        slab.slots[from] = null;
-        timer.slot = to;
+        if (kept != i) {
+          int to = slotIn(writeChunk, kept);
+          slab.set(to, timer);
+          slab.set(from, null);
+          timer.slot = to;
+        }
+        kept++;
+      } else if (timer != null) {
+        slab.set(from, null);
       }
     }
     owner.readAhead = readAhead;
     int unused = chunksFor(fill) - chunksFor(kept);
     if (unused > 0) {
-      slab.give(slab.next[writeChunk], last, unused);
-      slab.next[writeChunk] = Slab.NO_CHUNK;
+      slab.give(slab.next(writeChunk), last, unused);
+      slab.link(writeChunk, Slab.NO_CHUNK);
     }
     last = writeChunk;
     fill = kept;

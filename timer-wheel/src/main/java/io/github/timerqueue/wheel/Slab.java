@@ -3,17 +3,28 @@ package io.github.timerqueue.wheel;
 import java.util.Arrays;
 
 /**
- * The slots of all the buckets of one {@link TimingWheel}, in one array cut into chunks of
- * {@value #CHUNK} slots. A bucket is a chain of chunks ({@link Bucket}); the chunks no bucket uses
- * form the free chain. Slot {@code s} is in chunk {@code s >>> CHUNK_SHIFT}, so a timer's slot
- * number says where it is without naming the chunk.
+ * The slots of all the buckets of one {@link TimingWheel}, cut into chunks of {@value #CHUNK}
+ * slots. A bucket is a chain of chunks ({@link Bucket}); the chunks no bucket uses form the free
+ * chain. Slot {@code s} is in chunk {@code s >>> CHUNK_SHIFT}, so a timer's slot number says where
+ * it is without naming the chunk.
  *
- * <p>Why one array: a bucket's storage grows and shrinks a chunk at a time, from and to the free
- * chain, so buckets that fill and empty in turn (a level passing a slot while others fill) reuse
- * each other's chunks and nothing is allocated. The array grows by half when the free chain runs
- * out, so after a workload's first peak it never grows again in a steady state, and it holds at
- * most one and a half times the chunks that were ever in use at once. A chunk of sixteen
- * references is one cache line (with compressed references), which a bucket reads sequentially.
+ * <p>Why one store of chunks: a bucket's storage grows and shrinks a chunk at a time, from and to
+ * the free chain, so buckets that fill and empty in turn (a level passing a slot while others
+ * fill) reuse each other's chunks and nothing is allocated. A chunk of sixteen references is one
+ * cache line (with compressed references), which a bucket reads sequentially.
+ *
+ * <p>Why pages: the slots are arrays of {@value #PAGE_SLOTS} slots (256 KB with compressed
+ * references), slot {@code s} at offset {@code s & (PAGE_SLOTS - 1)} of page {@code s >>>
+ * PAGE_SHIFT}, and the slab grows by one new page when the free chain runs out. A single array
+ * grown by half, as before, copied the whole slab each time: at ten million timers a copy of 60
+ * MB, a humongous allocation for G1 and a stall of the operation that happened to take the last
+ * free chunk, repeated while the holes that cancels leave (at most one per timer, see {@link
+ * Bucket}) took the slab from one to two slots per timer. A page is never copied or moved, so
+ * growing costs one allocation of a quarter of a megabyte whatever the size, and it wastes at most
+ * one page. Only the first page starts small, at {@value #INITIAL_CHUNKS} chunks, and grows by half
+ * by copying until it is full, so that a wheel with a few timers does not pay for a whole page.
+ * The price is one more load per slot access, of the page from the array of pages: that array
+ * has one entry per 65,536 slots (a few hundred at ten million timers), so it stays in cache.
  */
 final class Slab<T> {
   /** log2 of the slots in a chunk. */
@@ -24,26 +35,74 @@ final class Slab<T> {
   static final int NO_CHUNK = -1;
   /** Chunks of a new slab. */
   static final int INITIAL_CHUNKS = 4;
+  /** log2 of the slots in a full page. */
+  static final int PAGE_SHIFT = 16;
+  /** Slots in a full page. */
+  static final int PAGE_SLOTS = 1 << PAGE_SHIFT;
+  /** log2 of the chunks in a full page. */
+  private static final int PAGE_CHUNK_SHIFT = PAGE_SHIFT - CHUNK_SHIFT;
+  /** Chunks in a full page. */
+  static final int PAGE_CHUNKS = 1 << PAGE_CHUNK_SHIFT;
+  /** The most pages: slot numbers are non-negative {@code int}s. */
+  private static final int MAX_PAGES = 1 << (31 - PAGE_SHIFT);
 
-  /** Chunk {@code c} is {@code slots[c * CHUNK, (c + 1) * CHUNK)}; a slot not in use is null. */
-  WheelTimer<T>[] slots;
-  /** The chunk after each chunk in its chain, or {@link #NO_CHUNK}. */
-  int[] next;
+  /**
+   * The pages of slots: slot {@code s} is {@code pages[s >>> PAGE_SHIFT][s & (PAGE_SLOTS - 1)]};
+   * a slot not in use is null. Entries past the last page are null.
+   */
+  private WheelTimer<T>[][] pages;
+  /** The chunk after each chunk in its chain, or {@link #NO_CHUNK}, paged as {@link #pages}. */
+  private int[][] links;
+  /** The number of chunks. */
+  private int chunks;
   /** The first free chunk, or {@link #NO_CHUNK}. */
   private int free;
   /** How many chunks are free. */
   int freeChunks;
 
+  @SuppressWarnings("unchecked")
   Slab() {
-    slots = newSlots(INITIAL_CHUNKS << CHUNK_SHIFT);
-    next = new int[INITIAL_CHUNKS];
+    pages = (WheelTimer<T>[][]) new WheelTimer<?>[1][];
+    pages[0] = newSlots(INITIAL_CHUNKS << CHUNK_SHIFT);
+    links = new int[1][];
+    links[0] = new int[INITIAL_CHUNKS];
     free = NO_CHUNK;
     chain(0, INITIAL_CHUNKS);
   }
 
   /** The number of chunks. */
   int chunks() {
-    return next.length;
+    return chunks;
+  }
+
+  /** The timer in a slot of a chunk in use, or {@code null}. */
+  WheelTimer<T> get(int slot) {
+    return pages[slot >>> PAGE_SHIFT][slot & (PAGE_SLOTS - 1)];
+  }
+
+  /** Puts a timer (or {@code null}) in a slot of a chunk in use. */
+  void set(int slot, WheelTimer<T> timer) {
+    pages[slot >>> PAGE_SHIFT][slot & (PAGE_SLOTS - 1)] = timer;
+  }
+
+  /** The page that holds a slot, at {@link #offset}: a chunk's slots are all in one page. */
+  WheelTimer<T>[] pageOf(int slot) {
+    return pages[slot >>> PAGE_SHIFT];
+  }
+
+  /** Where a slot lies in its page. */
+  static int offset(int slot) {
+    return slot & (PAGE_SLOTS - 1);
+  }
+
+  /** The chunk after {@code chunk} in its chain, or {@link #NO_CHUNK}. */
+  int next(int chunk) {
+    return links[chunk >>> PAGE_CHUNK_SHIFT][chunk & (PAGE_CHUNKS - 1)];
+  }
+
+  /** Makes {@code next} the chunk after {@code chunk} in its chain. */
+  void link(int chunk, int next) {
+    links[chunk >>> PAGE_CHUNK_SHIFT][chunk & (PAGE_CHUNKS - 1)] = next;
   }
 
   /** Takes a free chunk, all of whose slots are null, growing the slab if none is free. */
@@ -52,8 +111,8 @@ final class Slab<T> {
       grow();
     }
     int chunk = free;
-    free = next[chunk];
-    next[chunk] = NO_CHUNK;
+    free = next(chunk);
+    link(chunk, NO_CHUNK);
     freeChunks--;
     return chunk;
   }
@@ -63,7 +122,7 @@ final class Slab<T> {
    * slots are null.
    */
   void give(int first, int last, int count) {
-    next[last] = free;
+    link(last, free);
     free = first;
     freeChunks += count;
   }
@@ -73,36 +132,54 @@ final class Slab<T> {
     return free;
   }
 
-  /** Forgets every chunk's contents and frees them all, keeping the array. */
+  /** Forgets every chunk's contents and frees them all, keeping the pages. */
   void clear() {
-    Arrays.fill(slots, null);
-    free = NO_CHUNK;
-    freeChunks = 0;
-    chain(0, next.length);
-  }
-
-  private void grow() {
-    int chunks = next.length;
-    int grown = chunks + Math.max(INITIAL_CHUNKS, chunks >>> 1);
-    if (grown > (Integer.MAX_VALUE >>> CHUNK_SHIFT) || grown < 0) {
-      grown = Integer.MAX_VALUE >>> CHUNK_SHIFT;
-      if (grown <= chunks) {
-        throw new IllegalStateException("a timing wheel holds at most " + chunks + " chunks of "
-            + CHUNK + " timer slots");
+    for (WheelTimer<T>[] page : pages) {
+      if (page != null) {
+        Arrays.fill(page, null);
       }
     }
-    slots = Arrays.copyOf(slots, grown << CHUNK_SHIFT);
-    next = Arrays.copyOf(next, grown);
-    chain(chunks, grown);
+    int all = chunks;
+    free = NO_CHUNK;
+    freeChunks = 0;
+    chain(0, all);
   }
 
-  /** Puts the chunks {@code [from, to)} in front of the free chain, in order. */
+  /**
+   * Adds free chunks: the first page grows by half (at least {@link #INITIAL_CHUNKS} chunks) up to
+   * a full page; after it, a new full page is added, and nothing is copied but the array of pages
+   * when it doubles.
+   */
+  private void grow() {
+    if (chunks < PAGE_CHUNKS) {
+      int grown = Math.min(PAGE_CHUNKS, chunks + Math.max(INITIAL_CHUNKS, chunks >>> 1));
+      pages[0] = Arrays.copyOf(pages[0], grown << CHUNK_SHIFT);
+      links[0] = Arrays.copyOf(links[0], grown);
+      chain(chunks, grown);
+      return;
+    }
+    int page = chunks >>> PAGE_CHUNK_SHIFT;
+    if (page == MAX_PAGES) {
+      throw new IllegalStateException("a timing wheel holds at most " + chunks + " chunks of "
+          + CHUNK + " timer slots");
+    }
+    if (page == pages.length) {
+      pages = Arrays.copyOf(pages, Math.min(MAX_PAGES, 2 * page));
+      links = Arrays.copyOf(links, pages.length);
+    }
+    pages[page] = newSlots(PAGE_SLOTS);
+    links[page] = new int[PAGE_CHUNKS];
+    chain(chunks, chunks + PAGE_CHUNKS);
+  }
+
+  /** Puts the new chunks {@code [from, to)} in front of the free chain, in order. */
   private void chain(int from, int to) {
     for (int chunk = from; chunk < to; chunk++) {
-      next[chunk] = chunk + 1 < to ? chunk + 1 : free;
+      link(chunk, chunk + 1 < to ? chunk + 1 : free);
     }
     free = from;
     freeChunks += to - from;
+    chunks = Math.max(chunks, to);
   }
 
   @SuppressWarnings("unchecked")

@@ -29,8 +29,9 @@ import java.util.function.Consumer;
  *   <li>{@code schedule}, {@code cancel}, {@code reschedule}: {@code O(1)} (finding the level
  *       compares the key with at most one bound per level), amortized over the occasional
  *       compaction of a bucket; no allocation beyond the handle once the wheel has held as many
- *       timers before. A cancel writes to the timer and to one slot of its bucket, never to other
- *       timers.
+ *       timers before. A cancel writes to the timer and to its bucket's counts, never to other
+ *       timers; the reference its slot keeps goes when the bucket is compacted or empties, so a
+ *       cancelled timer may stay reachable until then.
  *   <li>{@code advance}: {@code O(1)} per fired timer plus the cost of moving the clock. A level
  *       whose range did not move is not touched, and neither is any level above it; a level with no
  *       timers is stepped over; in a level that has timers, an occupancy bitmap leads to the
@@ -50,13 +51,14 @@ import java.util.function.Consumer;
  *   <li>{@code size} {@code O(1)}; {@code clear}, {@code drain}, {@code forEach} {@code O(n)} plus
  *       one pass over the bitmaps.
  *   <li>Memory: a handle of 32 bytes per timer (with compressed references), and a slot of four
- *       bytes in its bucket's chain of 16-slot chunks, all in one array that grows by half when
- *       it runs out and is reused as buckets fill and empty (at most four filled slots per timer
+ *       bytes in its bucket's chain of 16-slot chunks, all in pages of 65,536 slots that are
+ *       added, never copied, when they run out and are reused as buckets fill and empty (the
+ *       first page starts small and grows up to that size; at most four filled slots per timer
  *       in a bucket, usually one); per level and kind of slot (by key, coarse), allocated with
  *       its first timer, a bitmap of 2<sup>b<sub>i</sub></sup> bits and a table of references
  *       that covers the slots from the level's start to the farthest one used so far (at most
  *       2<sup>b<sub>i</sub></sup>), and a small bucket object per slot that holds two timers or
- *       more: a slot's only timer is held by the table itself and takes no slot in the array.
+ *       more: a slot's only timer is held by the table itself and takes no slot in the slab.
  * </ul>
  *
  * <h2>Order</h2>
@@ -147,15 +149,19 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    *   million timers, unlinking one touches three cache lines (the timer and both neighbours), and
    *   moving a slot down a level or firing it is a dependent cache miss per timer, the next
    *   address known only once the last timer arrived. Here a bucket is a chain of 16-slot chunks
-   *   of one array (Bucket, Slab): a timer records its bucket and slab slot, a cancel empties
-   *   that one slot, and emptying a bucket reads its slots in order, a cache line of sixteen
-   *   timer references at a time, so the processor fetches the timers' own lines many at once.
+   *   of one paged store (Bucket, Slab): a timer records its bucket and slab slot, a cancel
+   *   writes only to the timer, and emptying a bucket reads its slots in order, a cache line of
+   *   sixteen timer references at a time, so the processor fetches the timers' own lines many at
+   *   once.
    *   Holes left by cancels are bounded by compaction (see Bucket); chunks of emptied buckets go
    *   back to the slab's free chain and buckets of emptied slots to a spare list, so a steady
-   *   flow of timers allocates nothing. Lazy deletion (a cancel marking only the timer, as lawn
-   *   does) would save the one slot write, but then every read of a bucket must read each
-   *   cancelled timer to tell it is stale, and a compaction must too: a cache miss later instead
-   *   of a store now, which the processor retires without waiting for it.
+   *   flow of timers allocates nothing. A cancel marks only the timer and leaves a stale
+   *   reference in its slot (Bucket#holds tells one): emptying the slot would be a store miss,
+   *   and G1's post-write barrier on the next reference store (the schedule that follows a
+   *   cancel appends a timer) fences until that miss completes. The price is that reading a
+   *   bucket reads each stale timer to tell it is stale, which emptying a bucket and compacting
+   *   it do anyway, sixteen timers at a time, and that a cancelled timer stays reachable until
+   *   its bucket is compacted or emptied.
    *   A slot of a level that holds a single timer holds it in its table entry, with no bucket
    *   (Level's lone timers): with a thousand timers spread over a level of 1,024 slots, most
    *   occupied slots hold one, and a bucket object with its first chunk would cost 112 bytes
@@ -379,8 +385,9 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   }
 
   /**
-   * {@inheritDoc} {@code O(1)} amortized: the timer's slot in its bucket is emptied, and a bucket
-   * left sparse is now and then compacted.
+   * {@inheritDoc} {@code O(1)} amortized: the timer leaves its bucket (its slot becomes a hole,
+   * whose stale reference goes when the bucket is compacted or empties), and a bucket left sparse
+   * is now and then compacted.
    */
   @Override
   public boolean cancel(TimerHandle<T> timer) {
@@ -500,10 +507,11 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       int chunk = bucket.first;
       for (int i = 0; i < bucket.fill; i++) {
         if (Bucket.startsChunk(i)) {
-          chunk = slab.next[chunk];
+          chunk = slab.next(chunk);
         }
-        WheelTimer<T> timer = slab.slots[Bucket.slotIn(chunk, i)];
-        if (timer != null) {
+        int slot = Bucket.slotIn(chunk, i);
+        WheelTimer<T> timer = slab.get(slot);
+        if (bucket.holds(timer, slot)) {
           remove(timer);
           drained++;
           sink.accept(timer);
@@ -880,16 +888,17 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     int fired = 0;
     try {
       // Handlers arm timers in the due bucket, never in this one, and may empty or clear it; the
-      // slab may grow, so its arrays are read anew each time.
+      // slab may grow, so its pages are read anew each time.
       int chunk = batch.first;
       readAhead = Bucket.readAhead(slab, chunk);
       for (int i = 0; fired < limit && i < batch.fill; i++) {
         if (Bucket.startsChunk(i)) {
-          chunk = slab.next[chunk];
+          chunk = slab.next(chunk);
           readAhead ^= Bucket.readAhead(slab, chunk);
         }
-        WheelTimer<T> timer = slab.slots[Bucket.slotIn(chunk, i)];
-        if (timer != null) {
+        int slot = Bucket.slotIn(chunk, i);
+        WheelTimer<T> timer = slab.get(slot);
+        if (batch.holds(timer, slot)) {
           remove(timer);
           fired++;
           onExpired.accept(timer);
@@ -940,10 +949,11 @@ public final class TimingWheel<T> implements TimerQueue<T> {
         int chunk = bucket.first;
         for (int i = 0; i < bucket.fill && (best == null || bestKey != floor); i++) {
           if (Bucket.startsChunk(i)) {
-            chunk = slab.next[chunk];
+            chunk = slab.next(chunk);
           }
-          WheelTimer<T> timer = slab.slots[Bucket.slotIn(chunk, i)];
-          if (timer != null) {
+          int slot = Bucket.slotIn(chunk, i);
+          WheelTimer<T> timer = slab.get(slot);
+          if (bucket.holds(timer, slot)) {
             long key = keyOf(timer);
             if (best == null || Long.compareUnsigned(key, bestKey) < 0) {
               best = timer;
@@ -971,10 +981,11 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       int chunk = overflow.first;
       for (int i = 0; i < overflow.fill; i++) {
         if (Bucket.startsChunk(i)) {
-          chunk = slab.next[chunk];
+          chunk = slab.next(chunk);
         }
-        WheelTimer<T> timer = slab.slots[Bucket.slotIn(chunk, i)];
-        if (timer != null) {
+        int slot = Bucket.slotIn(chunk, i);
+        WheelTimer<T> timer = slab.get(slot);
+        if (overflow.holds(timer, slot)) {
           long key = keyOf(timer);
           if (best == null || Long.compareUnsigned(key, bestKey) < 0) {
             best = timer;

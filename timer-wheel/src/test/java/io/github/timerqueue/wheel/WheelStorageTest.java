@@ -139,6 +139,149 @@ class WheelStorageTest {
   }
 
   @Test
+  void aCancelLeavesAStaleReferenceThatNoReadTakesForItsTimer() {
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    WheelTimer<Integer> first = (WheelTimer<Integer>) wheel.schedule(100, 0);
+    WheelTimer<Integer> second = (WheelTimer<Integer>) wheel.schedule(100, 1);
+    Bucket<Integer> bucket = first.bucket;
+    int staleSlot = first.slot;
+    assertThat(wheel.cancel(first)).isTrue();
+    assertThat(wheel.slab.get(staleSlot)).as("the cancel wrote only to the timer").isSameAs(first);
+    assertThat(bucket.holds(first, staleSlot)).isFalse();
+    assertThat(bucket.first()).isSameAs(second);
+    TimingWheelInvariants.check(wheel);
+
+    // Re-armed as the lone timer of a level slot whose number is its stale slab slot, and then
+    // into the bucket it left, behind the timer that was armed after it.
+    Level<Integer> level1 = wheel.levels[1];
+    long deadline = 1 + ((16L * 16 + 16L * staleSlot) & ~15L);
+    assertThat(wheel.reschedule(first, deadline)).isFalse();
+    assertThat(level1.entryAt(staleSlot, false)).isSameAs(first);
+    assertThat(first.slot).isEqualTo(staleSlot);
+    assertThat(bucket.holds(first, staleSlot)).as("a lone timer names another bucket").isFalse();
+    List<Integer> forEach = new ArrayList<>();
+    wheel.forEach(timer -> forEach.add(timer.payload()));
+    assertThat(forEach).containsExactlyInAnyOrder(0, 1);
+    TimingWheelInvariants.check(wheel);
+    assertThat(wheel.reschedule(first, 100)).isTrue();
+    TimingWheelInvariants.check(wheel);
+
+    List<Integer> fired = new ArrayList<>();
+    wheel.advance(100, timer -> fired.add(timer.payload()));
+    assertThat(fired).as("each timer once, in arming order").containsExactly(1, 0);
+    assertThat(wheel.advance(1_000, timer -> fired.add(timer.payload()))).isZero();
+    assertThat(wheel.slab.freeChunks).as("no chunk keeps a stale reference")
+        .isEqualTo(wheel.slab.chunks());
+    TimingWheelInvariants.check(wheel);
+  }
+
+  @Test
+  void aTimerReArmedFromTheFiringBatchIsNotHandedOutFromItsStaleSlot() {
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    List<TimerHandle<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      timers.add(wheel.schedule(5, i));
+    }
+    List<Integer> fired = new ArrayList<>();
+    wheel.advance(5, timer -> {
+      fired.add(timer.payload());
+      if (timer.payload() == 0) {
+        for (int i = 1; i < 40; i += 2) {
+          wheel.reschedule(timers.get(i), 5);
+        }
+        for (int i = 2; i < 40; i += 4) {
+          wheel.cancel(timers.get(i));
+        }
+      }
+    });
+    List<Integer> expected = new ArrayList<>();
+    expected.add(0);
+    for (int i = 4; i < 40; i += 4) {
+      expected.add(i);
+    }
+    assertThat(fired).isEqualTo(expected);
+    TimingWheelInvariants.check(wheel);
+    fired.clear();
+    wheel.advance(5, timer -> fired.add(timer.payload()));
+    expected.clear();
+    for (int i = 1; i < 40; i += 2) {
+      expected.add(i);
+    }
+    assertThat(fired).as("the re-armed ones, at the next advance").isEqualTo(expected);
+    TimingWheelInvariants.check(wheel);
+  }
+
+  @Test
+  void theSlabGrowsByWholePagesThatItNeverCopies() {
+    Slab<Integer> slab = new Slab<>();
+    assertThat(slab.chunks()).as("a new slab is small").isEqualTo(Slab.INITIAL_CHUNKS);
+    List<Integer> taken = new ArrayList<>();
+    while (slab.chunks() < Slab.PAGE_CHUNKS) {
+      taken.add(slab.take());
+    }
+    assertThat(slab.chunks()).as("the first page grows up to a full page").isEqualTo(
+        Slab.PAGE_CHUNKS);
+    WheelTimer<Integer> timer = new WheelTimer<>(null, 1);
+    int lastOfFirstPage = (Slab.PAGE_CHUNKS << Slab.CHUNK_SHIFT) - 1;
+    slab.set(lastOfFirstPage, timer);
+    WheelTimer<Integer>[] firstPage = slab.pageOf(0);
+    while (slab.freeChunks > 0) {
+      taken.add(slab.take());
+    }
+    taken.add(slab.take());
+    assertThat(slab.chunks()).as("then one page at a time").isEqualTo(2 * Slab.PAGE_CHUNKS);
+    WheelTimer<Integer>[] secondPage = slab.pageOf(Slab.PAGE_SLOTS);
+    while (slab.chunks() < 5 * Slab.PAGE_CHUNKS) {
+      taken.add(slab.take());
+    }
+    assertThat(slab.pageOf(0)).as("growing keeps the pages").isSameAs(firstPage);
+    assertThat(slab.pageOf(2 * Slab.PAGE_SLOTS - 1)).isSameAs(secondPage);
+    assertThat(slab.get(lastOfFirstPage)).isSameAs(timer);
+    assertThat(taken).as("every chunk taken once").doesNotHaveDuplicates()
+        .hasSize(slab.chunks() - slab.freeChunks);
+
+    slab.set(lastOfFirstPage, null);
+    int last = taken.get(taken.size() - 1);
+    slab.give(taken.get(0), taken.get(0), 1);
+    slab.give(last, last, 1);
+    assertThat(slab.take()).as("a chunk given back is taken first").isEqualTo(last);
+    assertThat(slab.take()).isEqualTo(taken.get(0));
+  }
+
+  @Test
+  void bucketsSpanningManyPagesKeepTheirOrderThroughCancelsAndMoves() {
+    TimingWheel<Integer> wheel = wheel("2,8", 0, 1);
+    int count = 3 * Slab.PAGE_SLOTS + 1_000;
+    List<TimerHandle<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      timers.add(wheel.schedule(10 + (i & 1), i));
+    }
+    assertThat(wheel.slab.chunks()).as("pages beyond the first")
+        .isGreaterThan(3 * Slab.PAGE_CHUNKS);
+    for (int i = 0; i < count; i++) {
+      if (i % 3 != 0) {
+        wheel.cancel(timers.get(i));
+      }
+    }
+    TimingWheelInvariants.check(wheel);
+    List<Integer> fired = new ArrayList<>();
+    wheel.advance(8, timer -> fired.add(timer.payload()));
+    assertThat(fired).isEmpty();
+    TimingWheelInvariants.check(wheel);
+    wheel.advance(12, timer -> fired.add(timer.payload()));
+    List<Integer> expected = new ArrayList<>();
+    for (int i = 0; i < count; i += 6) {
+      expected.add(i);
+    }
+    for (int i = 3; i < count; i += 6) {
+      expected.add(i);
+    }
+    assertThat(fired).as("key 9 in arming order, then key 10").isEqualTo(expected);
+    assertThat(wheel.slab.freeChunks).isEqualTo(wheel.slab.chunks());
+    TimingWheelInvariants.check(wheel);
+  }
+
+  @Test
   void aHandleOfAnotherWheelIsRejectedWhetherOrNotItIsPending() {
     TimingWheel<String> mine = wheel("2,2,2", 0, 1);
     TimingWheel<String> other = wheel("2,2,2", 0, 1);
