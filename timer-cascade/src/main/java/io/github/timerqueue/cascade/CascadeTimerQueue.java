@@ -159,6 +159,12 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
    *   from its front, and timers made due by its handlers go to the other, so they cannot fire in
    *   the same advance, even across a clear(). Timers left by a limit or a throwing handler are put
    *   back in front of them.
+   * - When the base reaches a level-0 bucket and nothing is due yet, the due bucket takes that
+   *   bucket's array in exchange for its own, empty one of the same size, instead of copying the
+   *   timers and clearing the slots (a copy of a few references costs an arraycopy stub and a
+   *   call into G1's barrier runtime); only the positions are rewritten, in handles the level-1
+   *   sweep has just left in cache. The two due buckets take turns, so with steady traffic both
+   *   soon hold arrays of the size the level-0 buckets need.
    */
 
   /**
@@ -829,7 +835,11 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     return FIRST_LEVEL_BUCKET + (level << levelBits) + digit(tick, level);
   }
 
-  /** Makes due every timer of the level-0 bucket of the base: a level-0 bucket holds one tick. */
+  /**
+   * Makes due every timer of the level-0 bucket of the base: a level-0 bucket holds one tick. If
+   * no timer is due yet and the due bucket's array is as large as the bucket's, the two exchange
+   * arrays, so the timers are not copied.
+   */
   private void emptyLevelZeroBucket(int digit) {
     Level levelZero = levels[0];
     if (!levelZero.mayBeOccupied(digit)) {
@@ -839,6 +849,13 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     Bucket bucket = levelZero.buckets[digit];
     CascadeTimer<?>[] slots = bucket.slots;
     int end = bucket.end;
+    if (due.isEmpty() && due.slots.length == slots.length) {
+      // The usual case when the clock steps a tick at a time through steady traffic. Exchanging
+      // arrays of one size leaves each bucket the capacity it had, as a copy would.
+      bucket.slots = due.adopt(slots, end, bucket.live);
+      bucket.emptied(SlotPool.SMALL_CAPACITY);
+      return;
+    }
     for (int slot = 0; slot < end; ) {
       int runEnd = slot;
       while (runEnd < end && slots[runEnd] != null) {
