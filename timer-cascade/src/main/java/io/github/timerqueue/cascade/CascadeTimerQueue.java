@@ -160,11 +160,12 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
    *   the same advance, even across a clear(). Timers left by a limit or a throwing handler are put
    *   back in front of them.
    * - When the base reaches a level-0 bucket and nothing is due yet, the due bucket takes that
-   *   bucket's array in exchange for its own, empty one of the same size, instead of copying the
-   *   timers and clearing the slots (a copy of a few references costs an arraycopy stub and a
-   *   call into G1's barrier runtime); only the positions are rewritten, in handles the level-1
-   *   sweep has just left in cache. The two due buckets take turns, so with steady traffic both
-   *   soon hold arrays of the size the level-0 buckets need.
+   *   bucket's array in exchange for its own, empty one, instead of copying the timers and
+   *   clearing the slots (a copy of a few references costs an arraycopy stub and a call into G1's
+   *   barrier runtime); only the positions are rewritten, in handles the level-1 sweep has just
+   *   left in cache. Exchanges move no array in or out of the pool: a level-0 bucket may thereby
+   *   hold an array as large as a due bucket keeps until its next copy empties it, which the
+   *   arrays of the two due buckets bound.
    */
 
   /**
@@ -837,8 +838,8 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
 
   /**
    * Makes due every timer of the level-0 bucket of the base: a level-0 bucket holds one tick. If
-   * no timer is due yet and the due bucket's array is as large as the bucket's, the two exchange
-   * arrays, so the timers are not copied.
+   * no timer is due yet and the due bucket has an array, the two exchange arrays, so the timers
+   * are not copied.
    */
   private void emptyLevelZeroBucket(int digit) {
     Level levelZero = levels[0];
@@ -849,11 +850,11 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     Bucket bucket = levelZero.buckets[digit];
     CascadeTimer<?>[] slots = bucket.slots;
     int end = bucket.end;
-    if (due.isEmpty() && due.slots.length == slots.length) {
-      // The usual case when the clock steps a tick at a time through steady traffic. Exchanging
-      // arrays of one size leaves each bucket the capacity it had, as a copy would.
-      bucket.slots = due.adopt(slots, end, bucket.live);
-      bucket.emptied(SlotPool.SMALL_CAPACITY);
+    if (due.isEmpty() && due.slots.length > 0) {
+      // The usual case when the clock steps a tick at a time through steady traffic. The arrays
+      // change hands but not sizes, so the pool sees nothing; a fresh due bucket has no array to
+      // give, and gets one by a copy.
+      bucket.restart(due.adopt(slots, end, bucket.live));
       return;
     }
     for (int slot = 0; slot < end; ) {
