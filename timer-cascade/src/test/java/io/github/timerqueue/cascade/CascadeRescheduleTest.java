@@ -39,6 +39,19 @@ class CascadeRescheduleTest {
     return timers;
   }
 
+  /**
+   * Fills level 1's bucket 1 as {@link #fillLevelOneBucketOne} does and cancels every other timer
+   * from the first, so that the next add compacts the bucket instead of growing its array.
+   */
+  private static List<TimerHandle<Integer>> fillLevelOneBucketOneWithHoles(
+      CascadeTimerQueue<Integer> queue) {
+    List<TimerHandle<Integer>> timers = fillLevelOneBucketOne(queue);
+    for (int i = 0; i < 64; i += 2) {
+      queue.cancel(timers.get(i));
+    }
+    return timers;
+  }
+
   @Test
   void aForeignPendingHandleIsRefusedWithNothingAppliedWhereverItWouldGo() {
     // 300: the full level bucket, which grows; 0: the due bucket; 2^40: the far bucket.
@@ -74,10 +87,7 @@ class CascadeRescheduleTest {
   @Test
   void aForeignPendingHandleIsRefusedAfterMakingRoomCompactedTheBucket() {
     CascadeTimerQueue<Integer> mine = threeLevels();
-    List<TimerHandle<Integer>> timers = fillLevelOneBucketOne(mine);
-    for (int i = 0; i < 64; i += 2) {
-      mine.cancel(timers.get(i));
-    }
+    fillLevelOneBucketOneWithHoles(mine);
     CascadeTimerQueue<Integer> other = threeLevels();
     TimerHandle<Integer> foreign = other.schedule(300, 7);
 
@@ -99,10 +109,7 @@ class CascadeRescheduleTest {
   @Test
   void aTimerMovedByMakingRoomForItselfIsTakenOutWhereItWasMoved() {
     CascadeTimerQueue<Integer> queue = threeLevels();
-    List<TimerHandle<Integer>> timers = fillLevelOneBucketOne(queue);
-    for (int i = 0; i < 64; i += 2) {
-      queue.cancel(timers.get(i));
-    }
+    List<TimerHandle<Integer>> timers = fillLevelOneBucketOneWithHoles(queue);
     Bucket bucket = queue.levels[1].buckets[1];
     TimerHandle<Integer> last = timers.get(63);
 
