@@ -138,13 +138,6 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
    *   would write that timer's position, a third line, and measured a quarter slower per
    *   schedule+cancel at a million timers. Holes are bounded (see Bucket); sweeps skip them.
    * - Schedule: the handle and the last slot of its bucket, which recent appends keep in cache.
-   * - Reschedule of a pending timer: the handle, the last slot of its new bucket and its old slot,
-   *   in that order. On HotSpot's G1 the store into the new bucket pays a barrier with a full
-   *   fence (below), which waits for every load before it; reading the old slot (to check that it
-   *   holds the handle, which tells this queue's handle from another's) after that store instead
-   *   of before lets the old slot's cache miss overlap with the next operation's instead of the
-   *   fence waiting for it. The stored slot lies at the bucket's end, outside it, until the check
-   *   passes; a foreign handle has it cleared again, so that nothing is applied.
    * - A cascade or firing reads a bucket's slots in order, contiguous memory the prefetcher
    *   streams, and touches each timer once to read its deadline and write its position; the
    *   timers' loads are independent, so the CPU overlaps their misses. Timers bound for the same
@@ -568,46 +561,6 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     return Long.compareUnsigned(key, elapsed) < 0 ? -1L : key;
   }
 
-  /**
-   * {@inheritDoc}
-   *
-   * <p>Moving a pending timer costs what a cancel and an arm cost, {@code O(1)} amortized, but in
-   * another order: the timer is first stored in its new bucket, then checked against the slot its
-   * position names, then taken out of that slot (see the layout notes in the class).
-   */
-  @Override
-  public boolean reschedule(TimerHandle<T> handle, long deadline) {
-    Objects.requireNonNull(handle, "timer");
-    if (!(handle instanceof CascadeTimer<T> timer)) {
-      throw TimerQueueChecks.foreignHandle(handle);
-    }
-    long position = timer.position;
-    if (position < 0) {
-      if (position != notPending) {
-        throw TimerQueueChecks.foreignHandle(handle);
-      }
-      arm(timer, deadline);
-      return false;
-    }
-    long distance = deadline - now;
-    long tick = distance <= 0 ? NO_TICK : ticks.ceil(keyOf(distance));
-    SlotBucket target = distance <= 0 ? due : bucketFor(tick);
-    target.stage(timer);
-    // Making room may have compacted the timer's own bucket, which moves it.
-    position = timer.position;
-    if (!holds(position, timer)) {
-      target.unstage();
-      throw TimerQueueChecks.foreignHandle(handle);
-    }
-    timer.setDeadline(deadline);
-    target.commitStaged(timer);
-    if (distance > 0) {
-      noteFiled(target.number, tick, timer);
-    }
-    takeOut(position);
-    return true;
-  }
-
   /** Arms a timer that is in no bucket: into the due bucket if its deadline is due, else filed. */
   @Override
   protected void arm(CascadeTimer<T> timer, long deadline) {
@@ -624,44 +577,26 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
 
   /** Files a timer whose tick is after the base into its level's bucket, or the far bucket. */
   private void file(CascadeTimer<?> timer, long tick) {
-    Bucket bucket = bucketFor(tick);
-    bucket.add(timer);
-    noteFiled(bucket.number, tick, timer);
-  }
-
-  /** The bucket of a tick after the base: its level's bucket, or the far bucket. */
-  private Bucket bucketFor(long tick) {
-    int level = levelOfHighestBit[63 - Long.numberOfLeadingZeros(tick - base)];
-    return level < levelCount ? levels[level].buckets[digit(tick, level)] : far;
-  }
-
-  /**
-   * Lowers the earliest tick and the marks of bucket number {@code bucket} (a level bucket or the
-   * far bucket) for a timer just filed there at {@code tick}.
-   */
-  private void noteFiled(int bucket, long tick, CascadeTimer<?> timer) {
     if (earliestKnown
         && (knownEarliest == NO_TICK || Long.compareUnsigned(tick, knownEarliest) < 0)) {
       knownEarliest = tick;
     }
-    if (bucket == FAR_BUCKET) {
+    int level = levelOfHighestBit[63 - Long.numberOfLeadingZeros(tick - base)];
+    if (level < levelCount) {
+      fileInLevel(levels[level], digit(tick, level), timer, tick);
+    } else {
+      far.add(timer);
       if (farLowWater == NO_TICK || Long.compareUnsigned(tick, farLowWater) <= 0) {
         farLowWater = tick;
         farWitness = timer;
       }
-    } else {
-      lowerLevelMarks(bucket, tick, timer);
     }
   }
 
-  /**
-   * Marks level bucket number {@code bucket} occupied and lowers its level's mark to {@code tick},
-   * witnessed by {@code timer}, if that is not above it.
-   */
-  private void lowerLevelMarks(int bucket, long tick, CascadeTimer<?> timer) {
-    int levelBucket = bucket - FIRST_LEVEL_BUCKET;
-    Level wheelLevel = levels[levelBucket >> levelBits];
-    wheelLevel.markOccupied(levelBucket & digitMask);
+  /** Files a timer in the bucket of {@code digit} of its level, and lowers the level's mark. */
+  private static void fileInLevel(Level wheelLevel, int digit, CascadeTimer<?> timer, long tick) {
+    wheelLevel.buckets[digit].add(timer);
+    wheelLevel.markOccupied(digit);
     lowerLowWater(wheelLevel, tick, timer);
   }
 
@@ -810,7 +745,10 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
             target.addRun(slots, slot, runEnd - slot);
           }
           // Moving the base has dropped the earliest tick, so only the level's mark is lowered.
-          lowerLevelMarks(destination, earliest, earliestTimer);
+          int levelBucket = destination - FIRST_LEVEL_BUCKET;
+          Level targetLevel = levels[levelBucket >> levelBits];
+          targetLevel.markOccupied(levelBucket & digitMask);
+          lowerLowWater(targetLevel, earliest, earliestTimer);
         }
         // Clears the slots read, except those a run filed back into this bucket now holds.
         for (int read = Math.max(slot, bucket.end); read < runEnd; read++) {

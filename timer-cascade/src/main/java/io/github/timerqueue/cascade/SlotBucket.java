@@ -33,30 +33,11 @@ abstract class SlotBucket {
 
   /** Puts a timer in the slot after the last, and records its position. */
   final void add(CascadeTimer<?> timer) {
-    stage(timer);
-    commitStaged(timer);
-  }
-
-  /**
-   * Stores a timer in the slot after the last without adding it: the bucket holds it only once
-   * {@link #commitStaged} follows, and {@link #unstage} takes it back. Making room may compact the
-   * bucket, which moves its timers and records their new positions.
-   */
-  final void stage(CascadeTimer<?> timer) {
     if (end == slots.length) {
       makeRoom(1);
     }
-    slots[end] = timer;
-  }
-
-  /** Clears the slot after the last, where {@link #stage} stored a timer that is not added. */
-  final void unstage() {
-    slots[end] = null;
-  }
-
-  /** Adds the timer that {@link #stage} stored after the last slot, and records its position. */
-  final void commitStaged(CascadeTimer<?> timer) {
     int slot = end;
+    slots[slot] = timer;
     end = slot + 1;
     live++;
     timer.position = CascadeTimer.position(number, slot);

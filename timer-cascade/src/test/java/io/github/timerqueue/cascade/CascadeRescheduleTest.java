@@ -10,10 +10,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Rescheduling a pending timer stores it in its new bucket before it checks the slot its position
- * names and clears that slot: a foreign handle is refused with nothing applied, whatever making
- * room in the new bucket did, and a timer that making room moved is taken out of the slot it was
- * moved to.
+ * Rescheduling refuses a pending handle of another queue before it changes anything, wherever the
+ * new deadline would file the timer: in a full level bucket, the due bucket or the far bucket.
  */
 class CascadeRescheduleTest {
 
@@ -39,22 +37,9 @@ class CascadeRescheduleTest {
     return timers;
   }
 
-  /**
-   * Fills level 1's bucket 1 as {@link #fillLevelOneBucketOne} does and cancels every other timer
-   * from the first, so that the next add compacts the bucket instead of growing its array.
-   */
-  private static List<TimerHandle<Integer>> fillLevelOneBucketOneWithHoles(
-      CascadeTimerQueue<Integer> queue) {
-    List<TimerHandle<Integer>> timers = fillLevelOneBucketOne(queue);
-    for (int i = 0; i < 64; i += 2) {
-      queue.cancel(timers.get(i));
-    }
-    return timers;
-  }
-
   @Test
   void aForeignPendingHandleIsRefusedWithNothingAppliedWhereverItWouldGo() {
-    // 300: the full level bucket, which grows; 0: the due bucket; 2^40: the far bucket.
+    // 300: a full level bucket; 0: the due bucket; 2^40: the far bucket.
     for (long deadline : new long[] {300, 0, 1L << 40}) {
       CascadeTimerQueue<Integer> mine = threeLevels();
       List<TimerHandle<Integer>> timers = fillLevelOneBucketOne(mine);
@@ -82,45 +67,5 @@ class CascadeRescheduleTest {
       CascadeInvariants.check(other);
       assertThat(other.cancel(foreign)).isTrue();
     }
-  }
-
-  @Test
-  void aForeignPendingHandleIsRefusedAfterMakingRoomCompactedTheBucket() {
-    CascadeTimerQueue<Integer> mine = threeLevels();
-    fillLevelOneBucketOneWithHoles(mine);
-    CascadeTimerQueue<Integer> other = threeLevels();
-    TimerHandle<Integer> foreign = other.schedule(300, 7);
-
-    assertThatThrownBy(() -> mine.reschedule(foreign, 301))
-        .isInstanceOf(IllegalArgumentException.class);
-
-    Bucket bucket = mine.levels[1].buckets[1];
-    assertThat(bucket.end).as("compacted").isEqualTo(32);
-    assertThat(bucket.slots[32]).isNull();
-    assertThat(mine.size()).isEqualTo(33);
-    CascadeInvariants.check(mine);
-  }
-
-  /**
-   * The timer in the last slot of a full bucket with holes is rescheduled into the same bucket:
-   * making room compacts the bucket and moves the timer into the first hole, and that slot, not the
-   * one it came from, is the one cleared.
-   */
-  @Test
-  void aTimerMovedByMakingRoomForItselfIsTakenOutWhereItWasMoved() {
-    CascadeTimerQueue<Integer> queue = threeLevels();
-    List<TimerHandle<Integer>> timers = fillLevelOneBucketOneWithHoles(queue);
-    Bucket bucket = queue.levels[1].buckets[1];
-    TimerHandle<Integer> last = timers.get(63);
-
-    assertThat(queue.reschedule(last, 305)).isTrue();
-
-    assertThat(timer(last).position).isEqualTo(CascadeTimer.position(bucket.number, 32));
-    assertThat(bucket.slots[0]).as("the hole it was moved into").isNull();
-    assertThat(bucket.end).isEqualTo(33);
-    assertThat(bucket.live).isEqualTo(32);
-    assertThat(last.deadline()).isEqualTo(305);
-    assertThat(queue.size()).isEqualTo(33);
-    CascadeInvariants.check(queue);
   }
 }
