@@ -77,6 +77,13 @@ final class Bucket extends SlotBucket {
     slots = pool.afterEmptying(slots, kept);
   }
 
+  /** Empties the bucket whose timers another took with its array, giving it {@code empty}. */
+  void restart(CascadeTimer<?>[] empty) {
+    slots = empty;
+    end = 0;
+    live = 0;
+  }
+
   /**
    * Fills the holes among the first {@code live} slots with the last timers, and records their
    * positions: only timers beyond the first {@code live} slots move, at most one per hole.

@@ -152,6 +152,13 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
    *   from its front, and timers made due by its handlers go to the other, so they cannot fire in
    *   the same advance, even across a clear(). Timers left by a limit or a throwing handler are put
    *   back in front of them.
+   * - When the base reaches a level-0 bucket and nothing is due yet, the due bucket takes that
+   *   bucket's array in exchange for its own, empty one, instead of copying the timers and
+   *   clearing the slots (a copy of a few references costs an arraycopy stub and a call into G1's
+   *   barrier runtime); only the positions are rewritten, in handles the level-1 sweep has just
+   *   left in cache. Exchanges move no array in or out of the pool: a level-0 bucket may thereby
+   *   hold an array as large as a due bucket keeps until its next copy empties it, which the
+   *   arrays of the two due buckets bound.
    */
 
   /**
@@ -554,6 +561,33 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     return Long.compareUnsigned(key, elapsed) < 0 ? -1L : key;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Costs what a cancel and an arm cost: {@code O(1)} amortized.
+   */
+  @Override
+  public boolean reschedule(TimerHandle<T> handle, long deadline) {
+    // What AbstractTimerQueue.reschedule does through own, ownedOrNull, isPending and remove, in
+    // one method. A handler re-arming the timer it is handed calls this from advance's firing
+    // loop, where the JIT compiles it in: with a million timers re-armed at 16 TTLs, or at random
+    // delays, this measured 13 to 20% less CPU per fired timer than the inherited chain.
+    Objects.requireNonNull(handle, "timer");
+    if (!(handle instanceof CascadeTimer<T> timer)) {
+      throw TimerQueueChecks.foreignHandle(handle);
+    }
+    long position = timer.position;
+    boolean wasPending = position >= 0;
+    if (wasPending ? !holds(position, timer) : position != notPending) {
+      throw TimerQueueChecks.foreignHandle(handle);
+    }
+    if (wasPending) {
+      remove(timer);
+    }
+    arm(timer, deadline);
+    return wasPending;
+  }
+
   /** Arms a timer that is in no bucket: into the due bucket if its deadline is due, else filed. */
   @Override
   protected void arm(CascadeTimer<T> timer, long deadline) {
@@ -767,7 +801,11 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     return FIRST_LEVEL_BUCKET + (level << levelBits) + digit(tick, level);
   }
 
-  /** Makes due every timer of the level-0 bucket of the base: a level-0 bucket holds one tick. */
+  /**
+   * Makes due every timer of the level-0 bucket of the base: a level-0 bucket holds one tick. If
+   * no timer is due yet and the due bucket has an array, the two exchange arrays, so the timers
+   * are not copied.
+   */
   private void emptyLevelZeroBucket(int digit) {
     Level levelZero = levels[0];
     if (!levelZero.mayBeOccupied(digit)) {
@@ -777,6 +815,13 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     Bucket bucket = levelZero.buckets[digit];
     CascadeTimer<?>[] slots = bucket.slots;
     int end = bucket.end;
+    if (due.isEmpty() && due.slots.length > 0) {
+      // The usual case when the clock steps a tick at a time through steady traffic. The arrays
+      // change hands but not sizes, so the pool sees nothing; a fresh due bucket has no array to
+      // give, and gets one by a copy.
+      bucket.restart(due.adopt(slots, end, bucket.live));
+      return;
+    }
     for (int slot = 0; slot < end; ) {
       int runEnd = slot;
       while (runEnd < end && slots[runEnd] != null) {

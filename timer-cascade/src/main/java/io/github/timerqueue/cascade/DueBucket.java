@@ -82,6 +82,29 @@ final class DueBucket extends SlotBucket {
     from.emptied();
   }
 
+  /**
+   * Takes over, instead of copying its timers, the array of a bucket whose timers all became due
+   * at once, in slots {@code 0} to {@code takenEnd - 1} with {@code takenLive} of them not holes;
+   * this bucket must be empty. Records the timers' positions, compacts if the array's holes
+   * outnumber its timers by more than {@value #SLACK}, and returns this bucket's own array, all
+   * {@code null}, for the bucket the timers came from.
+   */
+  CascadeTimer<?>[] adopt(CascadeTimer<?>[] taken, int takenEnd, int takenLive) {
+    CascadeTimer<?>[] own = slots;
+    slots = taken;
+    first = 0;
+    end = takenEnd;
+    live = takenLive;
+    for (int slot = 0; slot < takenEnd; slot++) {
+      CascadeTimer<?> timer = taken[slot];
+      if (timer != null) {
+        timer.position = CascadeTimer.position(number, slot);
+      }
+    }
+    compactIfSparse();
+    return own;
+  }
+
   /** Marks the bucket empty after its timers were taken out and their slots cleared. */
   void emptied() {
     slots = pool.afterEmptying(slots, SlotPool.KEPT_CAPACITY);

@@ -13,7 +13,8 @@ import java.util.Arrays;
  * amortized {@code O(1)} per cancel). A bucket that empties gives its array back, and so does a
  * bucket that outgrows or shrinks out of one, except for the buckets filled again soon: a level-0
  * bucket keeps a small array, and a due bucket, which fills again at the next advance, any array
- * it would not shrink.
+ * it would not shrink. (A level-0 bucket whose timers an empty due bucket takes with their array
+ * gets the due bucket's array in exchange, whatever its size; the pool sees neither.)
  * Arrays given back wait here, cleared, for the next bucket that needs that capacity or less, as
  * long as all the arrays the pool has handed out and holds, in buckets or here, add up to no more
  * than {@value #OWNED_SLOTS_PER_TIMER} slots per timer of the queue plus {@value #SPARE_SLOTS};
@@ -34,10 +35,11 @@ final class SlotPool {
   /** Arrays up to this capacity are never shrunk, and a due bucket keeps them when emptied. */
   static final int KEPT_CAPACITY = 1024;
   /**
-   * A level-0 bucket keeps an array up to this capacity when the base reaches it. Its array is not
-   * worth a trip through the pool: the next sweep of level 1 fills it again with a handful of
-   * timers. A bucket of a higher level that a cascade has emptied is not filled again before the
-   * base has gone round its level, while others fill now, so its array serves better elsewhere.
+   * A level-0 bucket keeps an array up to this capacity when the base reaches it and its timers
+   * are copied to the due bucket (not exchanged, see CascadeTimerQueue). Its array is not worth a
+   * trip through the pool: the next sweep of level 1 fills it again with a handful of timers. A
+   * bucket of a higher level that a cascade has emptied is not filled again before the base has
+   * gone round its level, while others fill now, so its array serves better elsewhere.
    */
   static final int SMALL_CAPACITY = 16;
   /** Slots the arrays may hold on top of {@link #OWNED_SLOTS_PER_TIMER} per timer of the queue. */

@@ -320,6 +320,72 @@ class CascadeStorageTest {
     return slots;
   }
 
+  /**
+   * When the base reaches a level-0 bucket, no timer is due yet and the due bucket has an array,
+   * the two exchange arrays, holes and all, instead of copying the timers; with more holes than
+   * the due bucket tolerates, it compacts. The level-0 bucket keeps the due bucket's array,
+   * whatever its size, and the pool sees no change.
+   */
+  @Test
+  void anEmptyDueBucketExchangesArraysWithALevelZeroBucket() {
+    CascadeTimerQueue<Integer> queue = levelsUpTo(1 << 20);
+    List<TimerHandle<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      queue.schedule(3, 1000 + i);
+      queue.schedule(4, 2000 + i);
+      timers.add(queue.schedule(5, i));
+    }
+    for (int i = 0; i < 90; i++) {
+      queue.cancel(timers.get(i));
+    }
+    // The two due buckets take turns; each gets its first array by a copy.
+    assertThat(queue.advance(3, timer -> {})).isEqualTo(100);
+    assertThat(queue.advance(4, timer -> {})).isEqualTo(100);
+    Bucket bucket = queue.levels[0].buckets[5];
+    CascadeTimer<?>[] array = bucket.slots;
+    CascadeTimer<?>[] dueArray = queue.due.slots;
+    assertThat(dueArray).isNotEmpty().isNotSameAs(array);
+    long held = queue.pool.heldSlots();
+    assertThat(bucket.end).isEqualTo(100);
+    List<Integer> fired = new ArrayList<>();
+
+    queue.advance(5, timer -> {
+      if (fired.isEmpty()) {
+        assertThat(queue.firing.slots).isSameAs(array);
+        assertThat(queue.firing.end).as("compacted").isEqualTo(10);
+      }
+      fired.add(timer.payload());
+    });
+
+    assertThat(bucket.slots).isSameAs(dueArray).containsOnlyNulls();
+    assertThat(queue.pool.heldSlots()).isEqualTo(held);
+    assertThat(bucket.end).isZero();
+    assertThat(fired).containsExactlyInAnyOrder(90, 91, 92, 93, 94, 95, 96, 97, 98, 99);
+    assertThat(queue.pool.ownedSlots()).isEqualTo(slotsInBuckets(queue) + queue.pool.heldSlots());
+    CascadeInvariants.check(queue);
+  }
+
+  /** With timers already due, a level-0 bucket's timers are copied after them, in order. */
+  @Test
+  void aLevelZeroBucketIsCopiedAfterTimersAlreadyDue() {
+    CascadeTimerQueue<Integer> queue = levelsUpTo(1 << 20);
+    for (int i = 0; i < 3; i++) {
+      queue.schedule(5, i);
+    }
+    CascadeTimer<?>[] array = queue.levels[0].buckets[5].slots;
+    queue.schedule(0, -2);
+    List<Integer> fired = new ArrayList<>();
+
+    queue.advance(5, timer -> {
+      assertThat(queue.firing.slots).isNotSameAs(array);
+      fired.add(timer.payload());
+    });
+
+    assertThat(fired).first().isEqualTo(-2);
+    assertThat(fired).containsExactlyInAnyOrder(-2, 0, 1, 2);
+    CascadeInvariants.check(queue);
+  }
+
   @Test
   void aHandleOfAnotherQueueIsRefusedPendingOrNot() {
     CascadeTimerQueue<Integer> mine = new CascadeTimerQueue<>(TimerConfig.defaults(), 8);

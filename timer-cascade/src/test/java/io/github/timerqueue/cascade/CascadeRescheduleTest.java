@@ -1,0 +1,71 @@
+package io.github.timerqueue.cascade;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.timerqueue.TimerConfig;
+import io.github.timerqueue.TimerHandle;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Rescheduling refuses a pending handle of another queue before it changes anything, wherever the
+ * new deadline would file the timer: in a full level bucket, the due bucket or the far bucket.
+ */
+class CascadeRescheduleTest {
+
+  private static CascadeTimer<Integer> timer(TimerHandle<Integer> handle) {
+    return (CascadeTimer<Integer>) handle;
+  }
+
+  /** A queue of 256-bucket levels whose clock is at 1, with levels 0 to 2 created. */
+  private static CascadeTimerQueue<Integer> threeLevels() {
+    CascadeTimerQueue<Integer> queue = new CascadeTimerQueue<>(TimerConfig.defaults(), 8);
+    queue.schedule(1 << 20, -1);
+    queue.advance(1, timer -> {});
+    return queue;
+  }
+
+  /** Fills level 1's bucket 1 (ticks 256 to 511) with 64 timers: its array is then full. */
+  private static List<TimerHandle<Integer>> fillLevelOneBucketOne(CascadeTimerQueue<Integer> queue) {
+    List<TimerHandle<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < 64; i++) {
+      timers.add(queue.schedule(300 + i % 7, i));
+    }
+    assertThat(queue.levels[1].buckets[1].slots).hasSize(64);
+    return timers;
+  }
+
+  @Test
+  void aForeignPendingHandleIsRefusedWithNothingAppliedWhereverItWouldGo() {
+    // 300: a full level bucket; 0: the due bucket; 2^40: the far bucket.
+    for (long deadline : new long[] {300, 0, 1L << 40}) {
+      CascadeTimerQueue<Integer> mine = threeLevels();
+      List<TimerHandle<Integer>> timers = fillLevelOneBucketOne(mine);
+      mine.schedule(0, 100);
+      mine.schedule(1L << 41, 101);
+      CascadeTimerQueue<Integer> other = threeLevels();
+      TimerHandle<Integer> foreign = other.schedule(300, 7);
+      assertThat(timer(foreign).position).isEqualTo(timer(timers.get(0)).position);
+      long delay = mine.nextExpiryDelay();
+
+      assertThatThrownBy(() -> mine.reschedule(foreign, deadline))
+          .as("to %d", deadline)
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not created by");
+
+      for (SlotBucket bucket : new SlotBucket[] {mine.levels[1].buckets[1], mine.due, mine.far}) {
+        assertThat(bucket.end < bucket.slots.length ? bucket.slots[bucket.end] : null)
+            .as("the slot after the last of bucket %d, to %d", bucket.number, deadline).isNull();
+      }
+      assertThat(mine.levels[1].buckets[1].live).isEqualTo(64);
+      assertThat(mine.size()).isEqualTo(67);
+      assertThat(mine.nextExpiryDelay()).isEqualTo(delay);
+      assertThat(foreign.deadline()).isEqualTo(300);
+      assertThat(foreign.isPending()).isTrue();
+      CascadeInvariants.check(mine);
+      CascadeInvariants.check(other);
+      assertThat(other.cancel(foreign)).isTrue();
+    }
+  }
+}
