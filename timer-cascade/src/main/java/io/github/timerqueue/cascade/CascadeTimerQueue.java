@@ -573,14 +573,10 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     // loop, where the JIT compiles it in: with a million timers re-armed at 16 TTLs, or at random
     // delays, this measured 13 to 20% less CPU per fired timer than the inherited chain.
     Objects.requireNonNull(handle, "timer");
-    if (!(handle instanceof CascadeTimer<T> timer)) {
+    if (!(handle instanceof CascadeTimer<T> timer) || !owns(timer.position, timer)) {
       throw TimerQueueChecks.foreignHandle(handle);
     }
-    long position = timer.position;
-    boolean wasPending = position >= 0;
-    if (wasPending ? !holds(position, timer) : position != notPending) {
-      throw TimerQueueChecks.foreignHandle(handle);
-    }
+    boolean wasPending = timer.isPending();
     if (wasPending) {
       remove(timer);
     }
