@@ -214,7 +214,10 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
   TimerBucket<T> firing;
   int size;
   private boolean advancing;
-  /** The deadlines of the next {@link #LOOKAHEAD} timers of the bin being re-examined. */
+  /**
+   * The deadlines, or the ticks, of the next {@link #LOOKAHEAD} timers of the bin being
+   * re-examined.
+   */
   private final long[] lookahead = new long[LOOKAHEAD];
 
   @SuppressWarnings("unchecked")
@@ -679,26 +682,48 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
    */
   private void reexamineScattered(TimerBucket<T> bin, long tick) {
     HiTimeTimer<T>[] slots = bin.slots;
-    long[] deadlines = lookahead;
+    long[] ticks = lookahead;
     int end = bin.tail;
+    // With a power of two for the resolution, a timer's tick is the clock's plus its distance
+    // past the end of the clock's tick in whole ticks, rounded up: a subtraction and a shift,
+    // where tickOf tests the sign, saturates and multiplies back. That distance neither overflows
+    // nor saturates while the clock is less than 2^63 units from its start (see reexamine).
+    int shift = elapsed >= 0 ? resolutionShift : -1;
+    long dueEnd = now - (elapsed - tick * resolution);
+    // The bins filed into, marked in the bitmap once at the end rather than at each timer.
+    long filled = 0;
     for (int start = bin.head; start < end; start += LOOKAHEAD) {
       int count = Math.min(LOOKAHEAD, end - start);
-      // Deadlines first, loads that do not wait for one another (see reexamine).
+      // Ticks first, from deadlines read in loads that do not wait for one another (see
+      // reexamine).
       for (int i = 0; i < count; i++) {
         HiTimeTimer<T> timer = slots[start + i];
-        deadlines[i] = timer == null ? 0 : timer.deadline();
+        if (timer != null) {
+          long deadline = timer.deadline();
+          ticks[i] = shift >= 0 ? tick + ((deadline - dueEnd - 1) >> shift) + 1 : tickOf(deadline);
+        }
       }
       for (int i = 0; i < count; i++) {
         HiTimeTimer<T> timer = slots[start + i];
         if (timer != null) {
-          long timerTick = tickOf(deadlines[i]);
-          TimerBucket<T> target =
-              Long.compareUnsigned(timerTick, tick) <= 0 ? due : binOf(timerTick);
+          long timerTick = ticks[i];
+          TimerBucket<T> target = due;
+          if (Long.compareUnsigned(timerTick, tick) > 0) {
+            int binIndex = (BINS - 1) - Long.numberOfLeadingZeros(timerTick ^ tick);
+            filled |= 1L << binIndex;
+            target = bins[binIndex];
+            if (target == null) {
+              target = binOf(timerTick);
+            }
+          }
           target.append(timer, timerTick);
+          // Cleared while its line is in the cache, not in a second pass over the array; a
+          // null store runs no card-marking barrier.
+          slots[start + i] = null;
         }
       }
     }
-    Arrays.fill(slots, bin.head, end, null);
+    occupied |= filled;
     bin.emptied();
   }
 

@@ -130,6 +130,51 @@ class HiTimeStorageTest {
     HiTimeInvariants.check(queue);
   }
 
+  /**
+   * A bin of deadlines at random works out each timer's tick from the deadline's distance past the
+   * clock's tick, by a shift when the resolution is a power of two: deadlines on a tick's boundary
+   * and one unit either side of it, from a start time that is not a multiple of the resolution,
+   * fire at the first advance that reaches them, never before.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 1024, 1000})
+  void aBinOfDeadlinesAtRandomFiresEachTimerAtTheFirstAdvanceThatReachesIt(long resolution) {
+    long start = -7_777;
+    HiTimeTimerQueue<Integer> queue = new HiTimeTimerQueue<>(
+        TimerConfig.builder().startTime(start).resolution(resolution).build());
+    SplittableRandom random = new SplittableRandom(resolution);
+    List<Long> deadlines = new ArrayList<>();
+    for (int i = 0; i < 3_000; i++) {
+      // Ticks 2^11 to 2^12 - 1 from tick 0, all in bin 11, a boundary or one unit off it.
+      long boundary = start + ((1 << 11) + 1 + random.nextInt((1 << 11) - 2)) * resolution;
+      long deadline = boundary + random.nextInt(3) - 1;
+      deadlines.add(deadline);
+      queue.schedule(deadline, i);
+    }
+    TimerBucket<Integer> bin11 = queue.bins[11];
+    assertThat(bin11.size).isEqualTo(3_000);
+    assertThat(bin11.descents)
+        .isGreaterThan(bin11.size >>> HiTimeTimerQueue.SCATTERED_DESCENTS_SHIFT);
+
+    int[] firedAt = new int[deadlines.size()];
+    long[] now = {start};
+    for (int step = 1; step <= 1 << 12; step++) {
+      now[0] = start + step * resolution;
+      int at = step;
+      queue.advance(now[0], timer -> firedAt[timer.payload()] = at);
+      if (step == 1 << 11) {
+        HiTimeInvariants.check(queue);
+      }
+    }
+    for (int i = 0; i < deadlines.size(); i++) {
+      long deadline = deadlines.get(i);
+      int expected = (int) -Math.floorDiv(-(deadline - start), resolution);
+      assertThat(firedAt[i]).as("timer %d with deadline %d", i, deadline).isEqualTo(expected);
+    }
+    assertThat(queue.size()).isZero();
+    HiTimeInvariants.check(queue);
+  }
+
   @Test
   void aTimerMovedWithinItsFullBinIsClearedBeforeTheCompactionElseAppendedBeforeItsSlotIsCleared() {
     HiTimeTimerQueue<Integer> queue = queue();
