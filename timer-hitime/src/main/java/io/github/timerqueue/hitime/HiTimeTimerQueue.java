@@ -214,10 +214,7 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
   TimerBucket<T> firing;
   int size;
   private boolean advancing;
-  /**
-   * The deadlines, or the ticks, of the next {@link #LOOKAHEAD} timers of the bin being
-   * re-examined.
-   */
+  /** The deadlines of the next {@link #LOOKAHEAD} timers of the bin being re-examined. */
   private final long[] lookahead = new long[LOOKAHEAD];
 
   @SuppressWarnings("unchecked")
@@ -682,7 +679,7 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
    */
   private void reexamineScattered(TimerBucket<T> bin, long tick) {
     HiTimeTimer<T>[] slots = bin.slots;
-    long[] ticks = lookahead;
+    long[] deadlines = lookahead;
     int end = bin.tail;
     // With a power of two for the resolution, a timer's tick is the clock's plus its distance
     // past the end of the clock's tick in whole ticks, rounded up: a subtraction and a shift,
@@ -694,19 +691,19 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
     long filled = 0;
     for (int start = bin.head; start < end; start += LOOKAHEAD) {
       int count = Math.min(LOOKAHEAD, end - start);
-      // Ticks first, from deadlines read in loads that do not wait for one another (see
-      // reexamine).
+      // Deadlines first, loads that do not wait for one another (see reexamine), and nothing
+      // else: work here that waits for those loads would fill the processor's reorder buffer
+      // before the last of them is issued.
       for (int i = 0; i < count; i++) {
         HiTimeTimer<T> timer = slots[start + i];
-        if (timer != null) {
-          long deadline = timer.deadline();
-          ticks[i] = shift >= 0 ? tick + ((deadline - dueEnd - 1) >> shift) + 1 : tickOf(deadline);
-        }
+        deadlines[i] = timer == null ? 0 : timer.deadline();
       }
       for (int i = 0; i < count; i++) {
         HiTimeTimer<T> timer = slots[start + i];
         if (timer != null) {
-          long timerTick = ticks[i];
+          long deadline = deadlines[i];
+          long timerTick =
+              shift >= 0 ? tick + ((deadline - dueEnd - 1) >> shift) + 1 : tickOf(deadline);
           TimerBucket<T> target = due;
           if (Long.compareUnsigned(timerTick, tick) > 0) {
             int binIndex = (BINS - 1) - Long.numberOfLeadingZeros(timerTick ^ tick);
