@@ -492,6 +492,33 @@ class WheelStorageTest {
   }
 
   @Test
+  void bucketsAreMadeOneAtATimeWhileFewAndThenAQuarterAgainAtOnce() {
+    TimingWheel<Integer> wheel = wheel("4,6", 0, 1);
+    for (int slot = 1; slot <= 4; slot++) {
+      for (int i = 0; i <= Level.LIST_MAX; i++) {
+        wheel.schedule(16L * slot + 1, i);
+      }
+      assertThat(spares(wheel)).as("no spare bucket made with slot %d's", slot).isZero();
+    }
+    for (int slot = 5; slot <= 9; slot++) {
+      for (int i = 0; i <= Level.LIST_MAX; i++) {
+        wheel.schedule(16L * slot + 1, i);
+      }
+    }
+    // One bucket at a time up to 8 (a quarter of 4 to 7 is 1), then 2 at once (a quarter of 8).
+    assertThat(spares(wheel)).as("buckets made ahead when the ninth slot took one").isEqualTo(1);
+    TimingWheelInvariants.check(wheel);
+  }
+
+  private static int spares(TimingWheel<?> wheel) {
+    int spares = 0;
+    for (Bucket<?> bucket = wheel.spareBuckets; bucket != null; bucket = bucket.nextSpare) {
+      spares++;
+    }
+    return spares;
+  }
+
+  @Test
   void timersOfAShortListThatClearOrDrainAreNotPendingAndKeepTheirOwner() {
     TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
     List<TimerHandle<Integer>> timers = new ArrayList<>();
