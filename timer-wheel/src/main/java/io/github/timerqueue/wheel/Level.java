@@ -172,41 +172,57 @@ final class Level<T> {
       table = widen(slot, coarseKind);
     }
     int at = slot & (table.length - 1);
-    Object entry = table[at];
-    Bucket<T> bucket = bucketOf(entry);
+    Bucket<T> bucket = bucketOf(table[at]);
     if (bucket == null) {
-      WheelTimer<T> head = headOf(entry);
-      WheelTimer<T> tail = head;
-      int listed = 0;
-      if (head != null) {
-        listed = 1;
-        for (WheelTimer<T> next; (next = tail.nextListed()) != null; tail = next) {
-          listed++;
-        }
-      }
-      if (mayBeListed && listed < LIST_MAX) {
-        if (head == null) {
-          table[at] = timer;
-          bits(coarseKind)[slot >>> 6] |= 1L << slot;
-        } else {
-          tail.link = timer;
-        }
-        timer.link = listEnd(coarseKind);
-        timer.slot = slot;
-        count(coarseKind, 1);
+      // Kept out of this method, which the hot path of a million timers (a slot with a bucket)
+      // wants small enough to be inlined where it is called.
+      bucket = fileInShortList(timer, slot, coarseKind, mayBeListed, table, at);
+      if (bucket == null) {
         return null;
-      }
-      bucket = owner.takeBucket(this, slot, coarseKind);
-      table[at] = bucket;
-      // The listed timers are counted already; joining the bucket counts them again.
-      count(coarseKind, -listed);
-      for (WheelTimer<T> listedTimer = head; listedTimer != null; ) {
-        WheelTimer<T> next = listedTimer.nextListed();
-        bucket.append(listedTimer);
-        listedTimer = next;
       }
     }
     bucket.append(timer);
+    return bucket;
+  }
+
+  /**
+   * Files a timer in a slot without a bucket, at {@code table[at]}: appends it to the slot's short
+   * list and returns {@code null} if {@code mayBeListed} and the list has room; else gives the slot
+   * a bucket, moves the listed timers into it in order, and returns it, for the timer to join.
+   */
+  private Bucket<T> fileInShortList(
+      WheelTimer<T> timer, int slot, boolean coarseKind, boolean mayBeListed, Object[] table,
+      int at) {
+    WheelTimer<T> head = headOf(table[at]);
+    WheelTimer<T> tail = head;
+    int listed = 0;
+    if (head != null) {
+      listed = 1;
+      for (WheelTimer<T> next; (next = tail.nextListed()) != null; tail = next) {
+        listed++;
+      }
+    }
+    if (mayBeListed && listed < LIST_MAX) {
+      if (head == null) {
+        table[at] = timer;
+        bits(coarseKind)[slot >>> 6] |= 1L << slot;
+      } else {
+        tail.link = timer;
+      }
+      timer.link = listEnd(coarseKind);
+      timer.slot = slot;
+      count(coarseKind, 1);
+      return null;
+    }
+    Bucket<T> bucket = owner.takeBucket(this, slot, coarseKind);
+    table[at] = bucket;
+    // The listed timers are counted already; joining the bucket counts them again.
+    count(coarseKind, -listed);
+    for (WheelTimer<T> listedTimer = head; listedTimer != null; ) {
+      WheelTimer<T> next = listedTimer.nextListed();
+      bucket.append(listedTimer);
+      listedTimer = next;
+    }
     return bucket;
   }
 

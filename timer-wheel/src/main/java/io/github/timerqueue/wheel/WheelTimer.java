@@ -43,6 +43,13 @@ final class WheelTimer<T> extends AbstractTimerHandle<T> {
    */
   @SuppressWarnings("unchecked")
   Bucket<T> bucket() {
+    // A timer in a bucket first: cancelling it is the hot path, and the walk along a short list,
+    // out of line, keeps this small enough to be inlined.
+    return link instanceof Bucket<?> bucket ? (Bucket<T>) bucket : listBucket();
+  }
+
+  @SuppressWarnings("unchecked")
+  private Bucket<T> listBucket() {
     Object at = link;
     while (at instanceof WheelTimer<?> next) {
       at = next.link;
