@@ -35,9 +35,10 @@ import java.util.function.Consumer;
  * slot to it) and follows at least as many removals as it keeps timers, so it costs {@code O(1)}
  * amortized per removal.
  *
- * <p>A slot of a level has a bucket only while it holds timers, and only from its {@code
- * LIST_MAX + 1}st timer on (its first ones are a short list, which the {@link Level} holds
- * itself): an emptied bucket goes to the wheel's spare buckets, for the next slot that needs one.
+ * <p>A slot of a level has a bucket only while it holds timers, and only from its fifth timer on
+ * (its first ones are a short list of at most {@link Level#LIST_MAX}, which the {@link Level}
+ * holds itself): an emptied bucket goes to the wheel's spare buckets, for the next slot that
+ * needs one.
  * Each level has, per kind of slot, one more bucket, its <em>list bucket</em>, which never holds
  * a slot: the last timer of a short list links to it, so that its owner is known and removing a
  * listed timer goes to its level ({@link #remove}).

@@ -174,8 +174,7 @@ final class Level<T> {
     int at = slot & (table.length - 1);
     Bucket<T> bucket = bucketOf(table[at]);
     if (bucket == null) {
-      // Kept out of this method, which the hot path of a million timers (a slot with a bucket)
-      // wants small enough to be inlined where it is called.
+      // Out of line: with many timers a slot has a bucket, and this is all a schedule runs.
       bucket = fileInShortList(timer, slot, coarseKind, mayBeListed, table, at);
       if (bucket == null) {
         return null;

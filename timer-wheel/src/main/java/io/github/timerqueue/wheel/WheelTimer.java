@@ -43,8 +43,8 @@ final class WheelTimer<T> extends AbstractTimerHandle<T> {
    */
   @SuppressWarnings("unchecked")
   Bucket<T> bucket() {
-    // A timer in a bucket first: cancelling it is the hot path, and the walk along a short list,
-    // out of line, keeps this small enough to be inlined.
+    // A timer in a bucket first, the case of every cancel with many timers; the walk along a
+    // short list is out of line.
     return link instanceof Bucket<?> bucket ? (Bucket<T>) bucket : listBucket();
   }
 
