@@ -35,11 +35,13 @@ import java.util.function.Consumer;
  * slot to it) and follows at least as many removals as it keeps timers, so it costs {@code O(1)}
  * amortized per removal.
  *
- * <p>A slot of a level has a bucket only while it holds timers, and only from its second timer
- * on (its first is a lone timer, which the {@link Level} holds itself): an emptied bucket goes to
- * the wheel's spare buckets, for the next slot that needs one. Each level has, per kind of slot,
- * one more bucket, its <em>lone bucket</em>, which never holds a slot: a lone timer names it as
- * its bucket, so that its owner is known and removing it goes to its level ({@link #remove}).
+ * <p>A slot of a level has a bucket only while it holds timers, and only from its fifth timer on
+ * (its first ones are a short list of at most {@link Level#LIST_MAX}, which the {@link Level}
+ * holds itself): an emptied bucket goes to the wheel's spare buckets, for the next slot that
+ * needs one.
+ * Each level has, per kind of slot, one more bucket, its <em>list bucket</em>, which never holds
+ * a slot: the last timer of a short list links to it, so that its owner is known and removing a
+ * listed timer goes to its level ({@link #remove}).
  */
 final class Bucket<T> {
   /** Fewest filled slots at which a bucket is compacted for being sparse: two chunks. */
@@ -56,8 +58,8 @@ final class Bucket<T> {
   int index;
   /** Whether this is a coarse slot of its level, which holds timers of {@code scheduleWithin}. */
   boolean coarse;
-  /** Whether this is a level's lone bucket, which lone timers name and which holds no slot. */
-  private final boolean lone;
+  /** Whether this is a level's list bucket, which short lists end at and which holds no slot. */
+  private final boolean listEnd;
   /** The first chunk of the chain, or {@link Slab#NO_CHUNK} if {@code fill == 0}. */
   int first = Slab.NO_CHUNK;
   /** The last chunk of the chain, which holds slot {@code fill - 1}. */
@@ -78,14 +80,15 @@ final class Bucket<T> {
     this(owner, level, index, coarse, false);
   }
 
-  private Bucket(TimingWheel<T> owner, Level<T> level, int index, boolean coarse, boolean lone) {
+  private Bucket(
+      TimingWheel<T> owner, Level<T> level, int index, boolean coarse, boolean listEnd) {
     this.owner = owner;
-    this.lone = lone;
+    this.listEnd = listEnd;
     assign(level, index, coarse);
   }
 
-  /** The lone bucket of a level's slots of one kind. */
-  static <T> Bucket<T> lone(Level<T> level, boolean coarse) {
+  /** The list bucket of a level's slots of one kind. */
+  static <T> Bucket<T> listEnd(Level<T> level, boolean coarse) {
     return new Bucket<>(level.owner, level, -1, coarse, true);
   }
 
@@ -128,7 +131,7 @@ final class Bucket<T> {
    * there, so a match of both is exact.
    */
   boolean holds(WheelTimer<T> timer, int slot) {
-    return timer != null && timer.slot == slot && timer.bucket == this;
+    return timer != null && timer.slot == slot && timer.link == this;
   }
 
   /** Whether filled slot {@code i} of the bucket starts a new chunk (so the chain moves on). */
@@ -152,8 +155,8 @@ final class Bucket<T> {
     slab.set(slot, timer);
     // A reference store costs G1's post-write barrier; a timer re-armed into the bucket it was
     // last in (a level-2 slot covers half of a wide range of delays) need not pay it.
-    if (timer.bucket != this) {
-      timer.bucket = this;
+    if (timer.link != this) {
+      timer.link = this;
     }
     timer.slot = slot;
     size++;
@@ -163,12 +166,12 @@ final class Bucket<T> {
   }
 
   /**
-   * Takes a timer of this bucket out of it, or a lone timer out of its slot if this is a lone
-   * bucket; it is then not pending.
+   * Takes a timer of this bucket out of it, or a listed timer out of its slot's short list if this
+   * is a list bucket; it is then not pending.
    */
   void remove(WheelTimer<T> timer) {
-    if (lone) {
-      level.removeLone(timer);
+    if (listEnd) {
+      level.removeListed(timer, coarse);
       return;
     }
     timer.slot = WheelTimer.NOT_PENDING;
@@ -373,7 +376,7 @@ final class Bucket<T> {
 
   @Override
   public String toString() {
-    String slot = lone ? (coarse ? "lone coarse timers" : "lone timers")
+    String slot = listEnd ? (coarse ? "listed coarse timers" : "listed timers")
         : (coarse ? "coarse slot " : "slot ") + index;
     String name = level == null ? owner.nameOf(this) : slot + " of level " + level.index;
     return "Bucket{" + name + ", size=" + size + ", fill=" + fill + "}";

@@ -9,12 +9,17 @@ package io.github.timerqueue.wheel;
  * where {@code shift} is the sum of the bits of the levels below; the level's range, {@code
  * [minKey, maxKey]}, starts at a multiple of {@code 2^shift} and spans {@code 2^(shift + bits)}
  * keys (saturated at 2^64 - 1), so the key {@code k} of the range is in slot {@code (k >>> shift)
- * & (2^bits - 1)}. A slot that holds one timer holds it directly, a <em>lone</em> timer, whose
- * {@link WheelTimer#bucket} is the level's {@linkplain #lone(boolean) lone bucket} of that kind and
- * whose {@link WheelTimer#slot} is the slot's number; when a second timer comes, the slot takes a
- * bucket from the wheel's spare buckets, the lone timer first in it, and keeps it until it empties.
- * Most slots of a level with few timers hold one timer (a thousand timers spread over a level of
- * 1,024 slots), and a bucket with its first chunk costs 112 bytes, over three times the timer.
+ * & (2^bits - 1)}. A slot that holds at most {@value #LIST_MAX} timers holds them directly, in a
+ * <em>short list</em>: its table entry is the first timer, each timer's {@link WheelTimer#link} is
+ * the next one, the last one's is the level's {@linkplain #listEnd(boolean) list bucket} of that
+ * kind, and each one's {@link WheelTimer#slot} is the slot's number. When one more timer comes, the
+ * slot takes a bucket from the wheel's spare buckets, the listed timers first in it, in order, and
+ * keeps it until it empties. Most slots of a level with few timers hold one to four timers (a
+ * thousand timers spread over a level of 1,024 slots), and a bucket with its first chunk costs 112
+ * bytes, more than three timers; a short list costs nothing beyond the timers. Its price is the
+ * walk along it, at most three links, to append a timer or to find the one before a timer that
+ * leaves, which reads the timers of the slot: with many timers a slot has a bucket, so that walk is
+ * paid only where the few timers of a slot are likely cached.
  *
  * <p>The tables of slots and the bitmaps grow with use, so that a wheel with few timers does not
  * pay for levels and slots it does not use: a kind's bitmap is allocated with its first timer, and
@@ -30,6 +35,8 @@ final class Level<T> {
    * of the key space (the clock is within one of its slots of 2^64), so no key is left for it.
    */
   static final long END = -1L;
+  /** The most timers a slot holds in its short list before it takes a bucket. */
+  static final int LIST_MAX = 4;
 
   final TimingWheel<T> owner;
   /** Its number: 0 for the most precise level. */
@@ -58,16 +65,16 @@ final class Level<T> {
   int coarse;
   /**
    * What each slot of the window holds by key, slot {@code s} at {@code s & (length - 1)}: {@code
-   * null}, its lone timer (a {@link WheelTimer}) or its {@link Bucket}; the table is {@code null}
-   * until the level's first timer by key.
+   * null}, the first timer of its short list (a {@link WheelTimer}) or its {@link Bucket}; the table
+   * is {@code null} until the level's first timer by key.
    */
   Object[] byKey;
   /** What each slot of the window holds in its coarse slot, as {@link #byKey}. */
   Object[] coarseByKey;
-  /** The bucket that the lone timers by key name as theirs; made with {@link #byKey}. */
-  private Bucket<T> loneByKey;
-  /** The bucket that the lone coarse timers name as theirs; made with {@link #coarseByKey}. */
-  private Bucket<T> loneCoarse;
+  /** The bucket that the short lists by key end at; made with {@link #byKey}. */
+  private Bucket<T> listEndByKey;
+  /** The bucket that the short coarse lists end at; made with {@link #coarseByKey}. */
+  private Bucket<T> listEndCoarse;
   /**
    * One bit per slot, set if and only if the slot holds a timer by key; {@code null} until the
    * level's first timer by key.
@@ -153,52 +160,101 @@ final class Level<T> {
   }
 
   /**
-   * Files a timer that is in no bucket in a slot of the range, by key or coarse: as the slot's lone
-   * timer if it is empty and {@code mayBeLone}, else at the end of its bucket, which a slot that
-   * holds a lone timer or none first takes from the spares (the lone timer first in it). Returns
-   * the bucket the timer joined, or {@code null} if it is the lone timer.
+   * Files a timer that is in no bucket in a slot of the range, by key or coarse: at the end of the
+   * slot's short list if {@code mayBeListed} and the slot holds fewer than {@value #LIST_MAX} timers
+   * and no bucket, else at the end of its bucket, which a slot that holds a short list or nothing
+   * first takes from the spares (the listed timers first in it). Returns the bucket the timer
+   * joined, or {@code null} if it joined a short list.
    */
-  Bucket<T> file(WheelTimer<T> timer, int slot, boolean coarseKind, boolean mayBeLone) {
+  Bucket<T> file(WheelTimer<T> timer, int slot, boolean coarseKind, boolean mayBeListed) {
     Object[] table = coarseKind ? coarseByKey : byKey;
     if (table == null || windowOffset(slot) >= table.length) {
       table = widen(slot, coarseKind);
     }
     int at = slot & (table.length - 1);
-    Object entry = table[at];
-    if (entry == null && mayBeLone) {
-      table[at] = timer;
-      timer.bucket = lone(coarseKind);
-      timer.slot = slot;
-      count(coarseKind, 1);
-      bits(coarseKind)[slot >>> 6] |= 1L << slot;
-      return null;
-    }
-    Bucket<T> bucket = bucketOf(entry);
-    if (entry == null) {
-      bucket = owner.takeBucket(this, slot, coarseKind);
-      table[at] = bucket;
-    } else if (bucket == null) {
-      bucket = owner.takeBucket(this, slot, coarseKind);
-      table[at] = bucket;
-      // The lone timer is counted already; joining the bucket counts it again.
-      count(coarseKind, -1);
-      bucket.append(loneOf(entry));
+    Bucket<T> bucket = bucketOf(table[at]);
+    if (bucket == null) {
+      // Out of line: with many timers a slot has a bucket, and this is all a schedule runs.
+      bucket = fileInShortList(timer, slot, coarseKind, mayBeListed, table, at);
+      if (bucket == null) {
+        return null;
+      }
     }
     bucket.append(timer);
     return bucket;
   }
 
-  /** Takes a lone timer of this level out of its slot; it is then not pending. */
-  void removeLone(WheelTimer<T> timer) {
-    boolean coarseKind = timer.bucket.coarse;
+  /**
+   * Files a timer in a slot without a bucket, at {@code table[at]}: appends it to the slot's short
+   * list and returns {@code null} if {@code mayBeListed} and the list has room; else gives the slot
+   * a bucket, moves the listed timers into it in order, and returns it, for the timer to join.
+   */
+  private Bucket<T> fileInShortList(
+      WheelTimer<T> timer, int slot, boolean coarseKind, boolean mayBeListed, Object[] table,
+      int at) {
+    WheelTimer<T> head = headOf(table[at]);
+    WheelTimer<T> tail = head;
+    int listed = 0;
+    if (head != null) {
+      listed = 1;
+      for (WheelTimer<T> next; (next = tail.nextListed()) != null; tail = next) {
+        listed++;
+      }
+    }
+    if (mayBeListed && listed < LIST_MAX) {
+      if (head == null) {
+        table[at] = timer;
+        bits(coarseKind)[slot >>> 6] |= 1L << slot;
+      } else {
+        tail.link = timer;
+      }
+      timer.link = listEnd(coarseKind);
+      timer.slot = slot;
+      count(coarseKind, 1);
+      return null;
+    }
+    Bucket<T> bucket = owner.takeBucket(this, slot, coarseKind);
+    table[at] = bucket;
+    // The listed timers are counted already; joining the bucket counts them again.
+    count(coarseKind, -listed);
+    for (WheelTimer<T> listedTimer = head; listedTimer != null; ) {
+      WheelTimer<T> next = listedTimer.nextListed();
+      bucket.append(listedTimer);
+      listedTimer = next;
+    }
+    return bucket;
+  }
+
+  /**
+   * Takes a timer of this level's short list of a kind out of it, linking the timer before it (or
+   * the table) to the one after; it is then not pending.
+   */
+  @SuppressWarnings("unchecked")
+  void removeListed(WheelTimer<T> timer, boolean coarseKind) {
+    Object[] table = coarseKind ? coarseByKey : byKey;
+    int at = timer.slot & (table.length - 1);
+    WheelTimer<T> next = timer.nextListed();
+    if (table[at] == timer) {
+      if (next != null) {
+        table[at] = next;
+      } else {
+        unlink(timer.slot, coarseKind);
+      }
+    } else {
+      WheelTimer<T> before = (WheelTimer<T>) table[at];
+      while (before.link != timer) {
+        before = before.nextListed();
+      }
+      before.link = timer.link;
+    }
     count(coarseKind, -1);
-    unlink(timer.slot, coarseKind);
+    timer.link = listEnd(coarseKind);
     timer.slot = WheelTimer.NOT_PENDING;
   }
 
-  /** The bucket that lone timers of a kind name as theirs, {@code null} before the kind's table. */
-  Bucket<T> lone(boolean coarseKind) {
-    return coarseKind ? loneCoarse : loneByKey;
+  /** The bucket that short lists of a kind end at, {@code null} before the kind's table. */
+  Bucket<T> listEnd(boolean coarseKind) {
+    return coarseKind ? listEndCoarse : listEndByKey;
   }
 
   /** Widens the table of a kind to reach {@code slot}, making its bitmap if it has none. */
@@ -206,51 +262,57 @@ final class Level<T> {
     if (coarseKind) {
       if (coarseBits == null) {
         coarseBits = newBits();
-        loneCoarse = Bucket.lone(this, true);
+        listEndCoarse = Bucket.listEnd(this, true);
       }
       return coarseByKey = widened(coarseByKey, slot);
     }
     if (keyedBits == null) {
       keyedBits = newBits();
-      loneByKey = Bucket.lone(this, false);
+      listEndByKey = Bucket.listEnd(this, false);
     }
     return byKey = widened(byKey, slot);
   }
 
-  /** What an occupied slot of a kind holds: its lone timer or its bucket. */
+  /** What an occupied slot of a kind holds: the first timer of its short list or its bucket. */
   Object occupied(int slot, boolean coarseKind) {
     Object[] table = coarseKind ? coarseByKey : byKey;
     return table[slot & (table.length - 1)];
   }
 
-  /** What a slot of a kind holds: its lone timer, its bucket, or {@code null}; for tests. */
+  /**
+   * What a slot of a kind holds: the first timer of its short list, its bucket, or {@code null};
+   * for tests.
+   */
   Object entryAt(int slot, boolean coarseKind) {
     Object[] table = coarseKind ? coarseByKey : byKey;
     Object entry = table == null ? null : table[slot & (table.length - 1)];
     return entry != null && slotOfEntry(entry) == slot ? entry : null;
   }
 
-  /** The bucket of a slot, or {@code null} if it holds none (but a lone timer, or nothing). */
+  /** The bucket of a slot, or {@code null} if it holds none (but a short list, or nothing). */
   Bucket<T> bucketAt(int slot, boolean coarseKind) {
     return bucketOf(entryAt(slot, coarseKind));
   }
 
-  /** The bucket that a slot's entry is, or {@code null} if it is a lone timer or nothing. */
+  /** The bucket that a slot's entry is, or {@code null} if it is a short list or nothing. */
   @SuppressWarnings("unchecked")
   static <T> Bucket<T> bucketOf(Object entry) {
     return entry instanceof Bucket ? (Bucket<T>) entry : null;
   }
 
-  /** The lone timer that a slot's entry is, or {@code null} if it is a bucket or nothing. */
+  /**
+   * The first timer of the short list that a slot's entry is, or {@code null} if it is a bucket or
+   * nothing.
+   */
   @SuppressWarnings("unchecked")
-  static <T> WheelTimer<T> loneOf(Object entry) {
+  static <T> WheelTimer<T> headOf(Object entry) {
     return entry instanceof WheelTimer ? (WheelTimer<T>) entry : null;
   }
 
   /** The first timer of a slot's entry, which is not {@code null}. */
   static <T> WheelTimer<T> firstOf(Object entry) {
-    WheelTimer<T> lone = loneOf(entry);
-    return lone != null ? lone : Level.<T>bucketOf(entry).first();
+    WheelTimer<T> head = headOf(entry);
+    return head != null ? head : Level.<T>bucketOf(entry).first();
   }
 
   /** The slot number of a slot's entry. */
@@ -333,30 +395,39 @@ final class Level<T> {
 
   /**
    * Empties every slot in {@code [from, to)} that holds a timer, found through the bitmaps, slot by
-   * slot, by key before coarse, handing a bucket to the owner's {@link TimingWheel#pass} and a lone
-   * timer, taken out, to its {@link TimingWheel#passLone}; returns how many slots it visited.
+   * slot, by key before coarse, handing a bucket to the owner's {@link TimingWheel#pass} and the
+   * timers of a short list, taken out, in order, to its {@link TimingWheel#passListed}; returns how
+   * many slots it visited.
    */
   int takeSlots(int from, int to) {
     int visited = 0;
     for (int slot = nextOccupiedSlot(from, to); slot >= 0; slot = nextOccupiedSlot(slot + 1, to)) {
       visited++;
       if (isSet(keyedBits, slot)) {
-        pass(occupied(slot, false));
+        pass(slot, false);
       }
       if (isSet(coarseBits, slot)) {
-        pass(occupied(slot, true));
+        pass(slot, true);
       }
     }
     return visited;
   }
 
-  private void pass(Object entry) {
-    WheelTimer<T> lone = loneOf(entry);
-    if (lone != null) {
-      removeLone(lone);
-      owner.passLone(lone);
-    } else {
-      owner.pass(bucketOf(entry));
+  private void pass(int slot, boolean coarseKind) {
+    WheelTimer<T> listed = headOf(occupied(slot, coarseKind));
+    if (listed == null) {
+      owner.pass(bucketOf(occupied(slot, coarseKind)));
+      return;
+    }
+    unlink(slot, coarseKind);
+    Bucket<T> end = listEnd(coarseKind);
+    while (listed != null) {
+      WheelTimer<T> next = listed.nextListed();
+      count(coarseKind, -1);
+      listed.link = end;
+      listed.slot = WheelTimer.NOT_PENDING;
+      owner.passListed(listed);
+      listed = next;
     }
   }
 
@@ -382,12 +453,18 @@ final class Level<T> {
   }
 
   private void clear(Object entry) {
-    WheelTimer<T> lone = loneOf(entry);
-    if (lone != null) {
-      unlink(lone.slot, lone.bucket.coarse);
-      lone.slot = WheelTimer.NOT_PENDING;
-    } else {
+    WheelTimer<T> listed = headOf(entry);
+    if (listed == null) {
       bucketOf(entry).clear();
+      return;
+    }
+    Bucket<T> end = listed.bucket();
+    unlink(listed.slot, end.coarse);
+    while (listed != null) {
+      WheelTimer<T> next = listed.nextListed();
+      listed.link = end;
+      listed.slot = WheelTimer.NOT_PENDING;
+      listed = next;
     }
   }
 
@@ -407,18 +484,19 @@ final class Level<T> {
   /** Hands every timer to {@code action}, changing nothing. */
   void forEach(java.util.function.Consumer<? super WheelTimer<T>> action) {
     java.util.function.Consumer<Object> each = entry -> {
-      WheelTimer<T> lone = loneOf(entry);
-      if (lone != null) {
-        action.accept(lone);
-      } else {
-        Level.<T>bucketOf(entry).forEach(action);
+      Bucket<T> bucket = bucketOf(entry);
+      if (bucket != null) {
+        bucket.forEach(action);
+      }
+      for (WheelTimer<T> listed = headOf(entry); listed != null; listed = listed.nextListed()) {
+        action.accept(listed);
       }
     };
     forEachOccupied(byKey, keyedBits, each);
     forEachOccupied(coarseByKey, coarseBits, each);
   }
 
-  /** What a slot that holds a timer holds (a lone timer or a bucket), or {@code null} if none. */
+  /** What a slot that holds a timer holds (a short list or a bucket), or {@code null} if none. */
   Object anyOccupied() {
     if (keyed > 0) {
       return occupied(nextSetSlot(keyedBits, 0, slotMask + 1), false);

@@ -21,8 +21,11 @@ import java.util.Arrays;
  * free chunk, repeated while the holes that cancels leave (at most one per timer, see {@link
  * Bucket}) took the slab from one to two slots per timer. A page is never copied or moved, so
  * growing costs one allocation of a quarter of a megabyte whatever the size, and it wastes at most
- * one page. Only the first page starts small, at {@value #INITIAL_CHUNKS} chunks, and grows by half
- * by copying until it is full, so that a wheel with a few timers does not pay for a whole page.
+ * one page. Only the first page starts small, at {@value #INITIAL_CHUNKS} chunks, and doubles by
+ * copying until it is full, so that a wheel with a few timers does not pay for a whole page. It
+ * doubles rather than growing by half: the chunks a workload holds go up and down as buckets fill
+ * and empty, and a first page that grows in finer steps ends nearer its usual peak, where a rarer,
+ * higher peak grows it again, an allocation long after the wheel reached its working size.
  * The price is one more load per slot access, of the page from the array of pages: that array
  * has one entry per 65,536 slots (a few hundred at ten million timers), so it stays in cache.
  */
@@ -146,13 +149,12 @@ final class Slab<T> {
   }
 
   /**
-   * Adds free chunks: the first page grows by half (at least {@link #INITIAL_CHUNKS} chunks) up to
-   * a full page; after it, a new full page is added, and nothing is copied but the array of pages
+   * Adds free chunks: the first page doubles up to a full page; after it, a new full page is added, and nothing is copied but the array of pages
    * when it doubles.
    */
   private void grow() {
     if (chunks < PAGE_CHUNKS) {
-      int grown = Math.min(PAGE_CHUNKS, chunks + Math.max(INITIAL_CHUNKS, chunks >>> 1));
+      int grown = Math.min(PAGE_CHUNKS, 2 * chunks);
       pages[0] = Arrays.copyOf(pages[0], grown << CHUNK_SHIFT);
       links[0] = Arrays.copyOf(links[0], grown);
       chain(chunks, grown);

@@ -57,8 +57,9 @@ import java.util.function.Consumer;
  *       in a bucket, usually one); per level and kind of slot (by key, coarse), allocated with
  *       its first timer, a bitmap of 2<sup>b<sub>i</sub></sup> bits and a table of references
  *       that covers the slots from the level's start to the farthest one used so far (at most
- *       2<sup>b<sub>i</sub></sup>), and a small bucket object per slot that holds two timers or
- *       more: a slot's only timer is held by the table itself and takes no slot in the slab.
+ *       2<sup>b<sub>i</sub></sup>), and a small bucket object per slot that holds five timers or
+ *       more: a slot's first four timers are held by the table itself, linked through the timers,
+ *       and take no slot in the slab.
  * </ul>
  *
  * <h2>Order</h2>
@@ -162,14 +163,15 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    *   bucket reads each stale timer to tell it is stale, which emptying a bucket and compacting
    *   it do anyway, sixteen timers at a time, and that a cancelled timer stays reachable until
    *   its bucket is compacted or emptied.
-   *   A slot of a level that holds a single timer holds it in its table entry, with no bucket
-   *   (Level's lone timers): with a thousand timers spread over a level of 1,024 slots, most
-   *   occupied slots hold one, and a bucket object with its first chunk would cost 112 bytes
-   *   for it, more than three times the timer.
-   * - A timer is 32 bytes: payload, deadline, bucket, slot. It does not store its key, which is
-   *   derived from its deadline and the clock when it moves (keyOf), nor its owner, which is its
-   *   bucket's: a timer that is not pending keeps its last bucket, so the foreign-handle check
-   *   holds whether or not it is pending.
+   *   A slot of a level that holds at most four timers holds them in a short list that starts
+   *   at its table entry and runs through the timers' bucket links, with no bucket (Level's
+   *   short lists): with a thousand timers spread over a level of 1,024 slots, the occupied
+   *   slots hold one to four, and a bucket object with its first chunk would cost 112 bytes for
+   *   them, more than three timers. At a thousand timers that took a quarter of the memory.
+   * - A timer is 32 bytes: payload, deadline, link (its bucket, or the next timer of its short
+   *   list), slot. It does not store its key, which is derived from its deadline and the clock
+   *   when it moves (keyOf), nor its owner, which is its bucket's: a timer that is not pending
+   *   keeps its last bucket, so the foreign-handle check holds whether or not it is pending.
    * - Due and firing are two buckets: timers that the next advance hands out are due; the running
    *   advance first swaps the due bucket in as the firing batch, so timers that its handlers arm
    *   at or before now join the (new, empty) due bucket and wait for the next advance. Timers it
@@ -199,7 +201,6 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   private final int resolutionShift;
   /** The largest interval number whose end the clock can reach, {@code (2^64 - 1) / resolution}. */
   private final long lastInterval;
-  final LevelBits levelBits;
   /** The levels, most precise first. */
   final Level<T>[] levels;
   /** The slots of every bucket. */
@@ -261,7 +262,6 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     this.resolutionShift = Long.bitCount(resolution) == 1
         ? Long.numberOfTrailingZeros(resolution) : -1;
     this.lastInterval = Long.divideUnsigned(END, resolution);
-    this.levelBits = levelBits;
     this.levels = (Level<T>[]) new Level<?>[levelBits.levels()];
     for (int level = 0; level < levels.length; level++) {
       long levelMin = level == 0
@@ -485,11 +485,11 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     for (Level<T> level : levels) {
       Object entry;
       while ((entry = level.anyOccupied()) != null) {
-        WheelTimer<T> lone = Level.loneOf(entry);
-        if (lone != null) {
-          remove(lone);
+        WheelTimer<T> listed = Level.headOf(entry);
+        if (listed != null) {
+          remove(listed);
           drained++;
-          sink.accept(lone);
+          sink.accept(listed);
         } else {
           drained += drain(Level.<T>bucketOf(entry), sink);
         }
@@ -537,7 +537,11 @@ public final class TimingWheel<T> implements TimerQueue<T> {
 
   @Override
   public String toString() {
-    return "TimingWheel{now=" + now + ", size=" + size + ", levelBits=" + levelBits
+    StringBuilder bits = new StringBuilder();
+    for (Level<T> level : levels) {
+      bits.append(level.index == 0 ? "" : ",").append(level.bits);
+    }
+    return "TimingWheel{now=" + now + ", size=" + size + ", levelBits=" + bits
         + ", resolution=" + resolution + "}";
   }
 
@@ -666,7 +670,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
 
   private WheelTimer<T> own(TimerHandle<T> timer) {
     Objects.requireNonNull(timer, "timer");
-    if (timer instanceof WheelTimer<T> owned && owned.bucket.owner == this) {
+    if (timer instanceof WheelTimer<T> owned && owned.bucket().owner == this) {
       return owned;
     }
     throw TimerQueueChecks.foreignHandle(timer);
@@ -726,17 +730,17 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       minimum = null;
       minimumKnown = false;
     }
-    timer.bucket.remove(timer);
+    timer.bucket().remove(timer);
     size--;
   }
 
   /**
    * Files a timer whose key is at least the minimum allowed key in its slot of the lowest level
-   * whose part of the keys holds it (below the next level's start), as a lone timer if the slot is
-   * empty and {@code mayBeLone} ({@link Level#file}), or appends it to the overflow bucket; returns
-   * the bucket it joined, or {@code null} if it is its slot's lone timer.
+   * whose part of the keys holds it (below the next level's start), in its slot's short list if
+   * {@code mayBeListed} and the slot has room there ({@link Level#file}), or appends it to the
+   * overflow bucket; returns the bucket it joined, or {@code null} if it joined a short list.
    */
-  private Bucket<T> insert(WheelTimer<T> timer, long key, boolean mayBeLone) {
+  private Bucket<T> insert(WheelTimer<T> timer, long key, boolean mayBeListed) {
     int top = levels.length - 1;
     int index = 0;
     while (index < top && Long.compareUnsigned(key, levels[index + 1].minKey) >= 0) {
@@ -744,7 +748,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     }
     Level<T> level = levels[index];
     if (index < top || Long.compareUnsigned(key, level.maxKey) <= 0) {
-      return level.file(timer, level.slotOf(key), false, mayBeLone);
+      return level.file(timer, level.slotOf(key), false, mayBeListed);
     }
     overflow.append(timer);
     if (Long.compareUnsigned(key, overflowKeyLowerBound) < 0) {
@@ -756,23 +760,23 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   /**
    * Puts a timer that was taken out of a bucket by an advance where it now belongs: the due bucket
    * if its key is below the minimum allowed key, else the lowest level that holds it, or the
-   * overflow bucket. It joins a bucket even as the first timer of its slot, never as a lone timer:
-   * the timers of a passed bucket come in runs of one key (with a single TTL, each run is the
-   * timers armed in one interval), and the first of a run filed alone would be moved into a bucket
-   * by the second at once, work that a steady flow of timers pays for every key.
+   * overflow bucket. It joins a bucket even as the first timer of its slot, never a short list: the
+   * timers of a passed bucket come in runs of one key (with a single TTL, each run is the timers
+   * armed in one interval), and the first of a run put in a short list would be moved into a
+   * bucket by the fifth, work that a steady flow of timers pays for every key.
    */
   private void refile(WheelTimer<T> timer) {
     refile(timer, false);
   }
 
-  private void refile(WheelTimer<T> timer, boolean mayBeLone) {
+  private void refile(WheelTimer<T> timer, boolean mayBeListed) {
     long key = keyOf(timer);
     if (Long.compareUnsigned(key, minAllowedKey) < 0) {
       due.append(timer);
     } else if (key == refiledKey && refiledTo != null) {
       refiledTo.append(timer);
     } else {
-      refiledTo = insert(timer, key, mayBeLone);
+      refiledTo = insert(timer, key, mayBeListed);
       refiledKey = key;
     }
   }
@@ -852,10 +856,10 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   }
 
   /**
-   * Files the lone timer of a slot that a level passed, which took it out, where it belongs: as a
-   * lone timer again if its new slot is empty, since it comes alone.
+   * Files a timer of the short list of a slot that a level passed, which took it out, where it
+   * belongs: in a short list again if its new slot has room there, since it comes with few others.
    */
-  void passLone(WheelTimer<T> timer) {
+  void passListed(WheelTimer<T> timer) {
     refiledTo = null;
     refile(timer, true);
   }
@@ -940,8 +944,14 @@ public final class TimingWheel<T> implements TimerQueue<T> {
         Object entry = level.occupied(level.firstOccupiedSlot(false), false);
         Bucket<T> bucket = Level.bucketOf(entry);
         if (bucket == null) {
-          best = Level.loneOf(entry);
-          bestKey = keyOf(best);
+          for (WheelTimer<T> listed = Level.headOf(entry); listed != null;
+              listed = listed.nextListed()) {
+            long key = keyOf(listed);
+            if (best == null || Long.compareUnsigned(key, bestKey) < 0) {
+              best = listed;
+              bestKey = key;
+            }
+          }
           break;
         }
         long blockStart = (keyOf(bucket.first()) >>> level.shift) << level.shift;
@@ -1063,15 +1073,15 @@ public final class TimingWheel<T> implements TimerQueue<T> {
 
   /**
    * A bucket for a slot of a level: a spare one. When there is none, a quarter again as many as
-   * were made so far are made at once (at least 4, at most one per slot of the levels in all), so
-   * that, as with the slab's chunks, a workload's later peaks of occupied slots find a spare
-   * bucket instead of allocating one; a quarter, not more, because where few timers share a slot
-   * the buckets are a large part of the memory (at a thousand timers spread over a level, 48
-   * bytes of bucket for every two or three timers).
+   * were made so far are made at once (at least one, at most one per slot of the levels in all),
+   * so that, as with the slab's chunks, a workload's later peaks of occupied slots find a spare
+   * bucket instead of allocating one; a quarter, not more, and one at a time while there are few,
+   * because a wheel with few timers has few slots of five timers or more (none at a thousand
+   * timers spread over a level but the one that holds the timers of the next level).
    */
   Bucket<T> takeBucket(Level<T> level, int index, boolean coarse) {
     if (spareBuckets == null) {
-      int made = Math.max(1, Math.min(Math.max(4, bucketsMade >>> 2), slotCount - bucketsMade));
+      int made = Math.max(1, Math.min(bucketsMade >>> 2, slotCount - bucketsMade));
       for (int i = 0; i < made; i++) {
         giveBucket(new Bucket<>(this, null, -1, false));
       }

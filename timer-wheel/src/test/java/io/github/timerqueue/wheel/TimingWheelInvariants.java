@@ -17,10 +17,11 @@ import java.util.Map;
  *       holes are bounded: at most {@code max(size, SPARSE_FILL - 1)}.
  *   <li>Every chunk of the slab is in exactly one chain, a bucket's or the free one, whose
  *       chunks hold no timer and whose length is counted.
- *   <li>A slot holds a timer if and only if its bitmap bit is set; it holds a lone timer, which
- *       names its level's lone bucket of that kind and the slot's number as its position, or a
- *       bucket, at its slot in its level's table, that holds a timer; a level's lone buckets are
- *       empty; spare buckets are empty and in no slot.
+ *   <li>A slot holds a timer if and only if its bitmap bit is set; it holds a short list of one
+ *       to {@link Level#LIST_MAX} timers, each linking to the next and the last to its level's
+ *       list bucket of that kind, all with the slot's number as their position, or a bucket, at
+ *       its slot in its level's table, that holds a timer; a level's list buckets are empty;
+ *       spare buckets are empty and in no slot.
  *   <li>A timer stored by key sits in the slot of its key, in the lowest level that holds the key:
  *       from the level's start up to the next level's start (the top level: its end).
  *   <li>A timer in a coarse slot of level {@code i} has the key at which that slot is passed, minus
@@ -87,12 +88,12 @@ final class TimingWheelInvariants {
         checkWindow(level, level.byKey, level.keyedBits, "");
         checkWindow(level, level.coarseByKey, level.coarseBits, "coarse ");
         for (boolean coarseKind : new boolean[] {false, true}) {
-          Bucket<T> lone = level.lone(coarseKind);
-          if (lone != null) {
-            check(checkBucket(lone, "lone bucket of level " + index) == 0,
-                "a lone bucket holds timers");
-            check(lone.level == level && lone.coarse == coarseKind && lone.index == -1,
-                "level " + index + " has lone bucket " + lone);
+          Bucket<T> listEnd = level.listEnd(coarseKind);
+          if (listEnd != null) {
+            check(checkBucket(listEnd, "list bucket of level " + index) == 0,
+                "a list bucket holds timers");
+            check(listEnd.level == level && listEnd.coarse == coarseKind && listEnd.index == -1,
+                "level " + index + " has list bucket " + listEnd);
           }
         }
         total += keyed + coarse;
@@ -145,8 +146,8 @@ final class TimingWheelInvariants {
             continue;
           }
           check(i < bucket.fill, name + " holds a timer beyond its fill, in slot " + i);
-          check(timer.bucket.owner == wheel, name + " holds a timer of another wheel");
-          boolean holds = timer.bucket == bucket && timer.slot == slot;
+          check(timer.bucket().owner == wheel, name + " holds a timer of another wheel");
+          boolean holds = timer.link == bucket && timer.slot == slot;
           check(bucket.holds(timer, slot) == holds, name + " misjudges slab slot " + slot);
           if (!holds) {
             // A stale reference that a removal left: a hole, which the timer no longer names.
@@ -199,19 +200,24 @@ final class TimingWheelInvariants {
         check(!bit(occupied, slot), name + " holds nothing but its bit is set");
         return 0;
       }
-      if (entry instanceof WheelTimer<?> loneTimer) {
-        @SuppressWarnings("unchecked")
-        WheelTimer<T> timer = (WheelTimer<T>) loneTimer;
-        check(timer.bucket == level.lone(coarse), name + " holds a lone timer of " + timer.bucket);
-        check(timer.slot == slot, name + " holds a lone timer at slot " + timer.slot);
-        check(seen.put(timer, true) == null, name + " holds a timer that is also elsewhere");
+      if (entry instanceof WheelTimer<?> head) {
         check(bit(occupied, slot), "bitmap disagrees with " + name);
-        if (coarse) {
-          checkCoarseKey(level, slot, timer);
-        } else {
-          checkKey(level, slot, timer);
+        int listed = 0;
+        @SuppressWarnings("unchecked")
+        WheelTimer<T> timer = (WheelTimer<T>) head;
+        for (; timer != null; timer = timer.nextListed()) {
+          check(++listed <= Level.LIST_MAX, name + " lists more than " + Level.LIST_MAX);
+          check(timer.slot == slot, name + " lists a timer at slot " + timer.slot);
+          check(timer.nextListed() != null || timer.link == level.listEnd(coarse),
+              name + "'s list ends at " + timer.link);
+          check(seen.put(timer, true) == null, name + " holds a timer that is also elsewhere");
+          if (coarse) {
+            checkCoarseKey(level, slot, timer);
+          } else {
+            checkKey(level, slot, timer);
+          }
         }
-        return 1;
+        return listed;
       }
       Bucket<T> bucket = level.bucketAt(slot, coarse);
       check(bucket.level == level && bucket.index == slot && bucket.coarse == coarse,
@@ -284,7 +290,7 @@ final class TimingWheelInvariants {
         check(!anyKeyed, "cached minimum says empty, but timers are stored by key");
         return;
       }
-      check(wheel.minimum.slot >= 0 && wheel.minimum.bucket != wheel.due,
+      check(wheel.minimum.slot >= 0 && wheel.minimum.link != wheel.due,
           "cached minimum is not stored by key");
       check(wheel.minimumKey == wheel.keyOf(wheel.minimum), "cached minimum key "
           + Long.toUnsignedString(wheel.minimumKey) + " is not its timer's");

@@ -62,7 +62,7 @@ class TimingWheelRandomizedTest {
         int timers = timersInLevel(wheel, level);
         timersInLevels += timers;
         if (timers > 0) {
-          oneRotationPerNonEmptyLevel += 1L << wheel.levelBits.bits(level);
+          oneRotationPerNonEmptyLevel += 1L << wheel.levels[level].bits;
         }
       }
       long visitsBefore = wheel.slotVisits;

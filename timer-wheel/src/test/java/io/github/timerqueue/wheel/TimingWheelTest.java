@@ -83,7 +83,7 @@ class TimingWheelTest {
     // Timing_wheel's guarantee: max_allowed_key >= min_allowed_key + 2^B - 1 (B: the sum of the bits).
     TimingWheel<String> wheel = wheel(levelBits, 0, 1);
     int top = wheel.levels.length - 1;
-    long guaranteed = (1L << (wheel.levelBits.shift(top) + wheel.levelBits.bits(top))) - 1;
+    long guaranteed = (1L << (wheel.levels[top].shift + wheel.levels[top].bits)) - 1;
     java.util.SplittableRandom random = new java.util.SplittableRandom(levelBits.hashCode());
     for (int i = 0; i < 2_000; i++) {
       wheel.advance(wheel.now() + random.nextLong(1, 1L << random.nextInt(1, 50)), timer -> {});

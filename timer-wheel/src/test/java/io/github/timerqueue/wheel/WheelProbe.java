@@ -25,7 +25,7 @@ final class WheelProbe {
     if (timer.slot < 0) {
       return "not pending";
     }
-    Bucket<?> bucket = timer.bucket;
+    Bucket<?> bucket = timer.bucket();
     if (bucket == wheel.due || bucket == wheel.firing) {
       return "due";
     }
@@ -37,15 +37,15 @@ final class WheelProbe {
 
   /**
    * The slot a pending timer is in, as {@code "slot s of level i"} or {@code "coarse slot s of
-   * level i"}, whether it is the slot's lone timer or in its bucket; else {@link #where}.
+   * level i"}, whether it is in the slot's short list or in its bucket; else {@link #where}.
    */
   static String slotOf(TimerHandle<?> handle) {
     WheelTimer<?> timer = (WheelTimer<?>) handle;
-    Bucket<?> bucket = timer.bucket;
+    Bucket<?> bucket = timer.bucket();
     if (timer.slot < 0 || bucket.level == null) {
       return where(bucket.owner, handle);
     }
-    int slot = bucket.level.lone(bucket.coarse) == bucket ? timer.slot : bucket.index;
+    int slot = bucket.level.listEnd(bucket.coarse) == bucket ? timer.slot : bucket.index;
     return (bucket.coarse ? "coarse slot " : "slot ") + slot + " of level " + bucket.level.index;
   }
 

@@ -24,7 +24,7 @@ class WheelStorageTest {
     for (int i = 0; i < 1_000; i++) {
       timers.add(wheel.schedule(100, i));
     }
-    Bucket<Integer> bucket = ((WheelTimer<Integer>) timers.get(0)).bucket;
+    Bucket<Integer> bucket = ((WheelTimer<Integer>) timers.get(0)).bucket();
     assertThat(bucket.fill).isEqualTo(1_000);
     int chunksInUse = wheel.slab.chunks() - wheel.slab.freeChunks;
     assertThat(chunksInUse).isEqualTo(Bucket.chunksFor(1_000));
@@ -142,33 +142,36 @@ class WheelStorageTest {
   void aCancelLeavesAStaleReferenceThatNoReadTakesForItsTimer() {
     TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
     WheelTimer<Integer> first = (WheelTimer<Integer>) wheel.schedule(100, 0);
-    WheelTimer<Integer> second = (WheelTimer<Integer>) wheel.schedule(100, 1);
-    Bucket<Integer> bucket = first.bucket;
+    for (int i = 1; i <= Level.LIST_MAX; i++) {
+      wheel.schedule(100, i);
+    }
+    Bucket<Integer> bucket = first.bucket();
+    assertThat(bucket.level).as("a slot's bucket").isNotNull();
     int staleSlot = first.slot;
     assertThat(wheel.cancel(first)).isTrue();
     assertThat(wheel.slab.get(staleSlot)).as("the cancel wrote only to the timer").isSameAs(first);
     assertThat(bucket.holds(first, staleSlot)).isFalse();
-    assertThat(bucket.first()).isSameAs(second);
+    assertThat(bucket.first().payload()).isEqualTo(1);
     TimingWheelInvariants.check(wheel);
 
-    // Re-armed as the lone timer of a level slot whose number is its stale slab slot, and then
-    // into the bucket it left, behind the timer that was armed after it.
+    // Re-armed into the short list of a level slot whose number is its stale slab slot, and then
+    // into the bucket it left, behind the timers that were armed after it.
     Level<Integer> level1 = wheel.levels[1];
     long deadline = 1 + ((16L * 16 + 16L * staleSlot) & ~15L);
     assertThat(wheel.reschedule(first, deadline)).isFalse();
     assertThat(level1.entryAt(staleSlot, false)).isSameAs(first);
     assertThat(first.slot).isEqualTo(staleSlot);
-    assertThat(bucket.holds(first, staleSlot)).as("a lone timer names another bucket").isFalse();
+    assertThat(bucket.holds(first, staleSlot)).as("a listed timer names another bucket").isFalse();
     List<Integer> forEach = new ArrayList<>();
     wheel.forEach(timer -> forEach.add(timer.payload()));
-    assertThat(forEach).containsExactlyInAnyOrder(0, 1);
+    assertThat(forEach).containsExactlyInAnyOrder(0, 1, 2, 3, 4);
     TimingWheelInvariants.check(wheel);
     assertThat(wheel.reschedule(first, 100)).isTrue();
     TimingWheelInvariants.check(wheel);
 
     List<Integer> fired = new ArrayList<>();
     wheel.advance(100, timer -> fired.add(timer.payload()));
-    assertThat(fired).as("each timer once, in arming order").containsExactly(1, 0);
+    assertThat(fired).as("each timer once, in arming order").containsExactly(1, 2, 3, 4, 0);
     assertThat(wheel.advance(1_000, timer -> fired.add(timer.payload()))).isZero();
     assertThat(wheel.slab.freeChunks).as("no chunk keeps a stale reference")
         .isEqualTo(wheel.slab.chunks());
@@ -216,8 +219,13 @@ class WheelStorageTest {
     Slab<Integer> slab = new Slab<>();
     assertThat(slab.chunks()).as("a new slab is small").isEqualTo(Slab.INITIAL_CHUNKS);
     List<Integer> taken = new ArrayList<>();
-    while (slab.chunks() < Slab.PAGE_CHUNKS) {
+    for (int chunks = Slab.INITIAL_CHUNKS; chunks < Slab.PAGE_CHUNKS; chunks *= 2) {
+      while (slab.freeChunks > 0) {
+        taken.add(slab.take());
+      }
+      assertThat(slab.chunks()).as("the first page is full before it grows").isEqualTo(chunks);
       taken.add(slab.take());
+      assertThat(slab.chunks()).as("and then it doubles").isEqualTo(2 * chunks);
     }
     assertThat(slab.chunks()).as("the first page grows up to a full page").isEqualTo(
         Slab.PAGE_CHUNKS);
@@ -342,13 +350,13 @@ class WheelStorageTest {
     for (int i = 0; i < 40; i++) {
       timers.add((WheelTimer<Integer>) wheel.schedule(5, i));
     }
-    Bucket<Integer> slotBucket = timers.get(0).bucket;
+    Bucket<Integer> slotBucket = timers.get(0).bucket();
     int[] slots = timers.stream().mapToInt(timer -> timer.slot).toArray();
     List<Integer> fired = new ArrayList<>();
 
     wheel.advance(5, timer -> {
       if (fired.isEmpty()) {
-        assertThat(timers.get(39).bucket).as("the firing batch").isSameAs(slotBucket);
+        assertThat(timers.get(39).bucket()).as("the firing batch").isSameAs(slotBucket);
         assertThat(timers.get(39).slot).isEqualTo(slots[39]);
       }
       fired.add(timer.payload());
@@ -403,33 +411,67 @@ class WheelStorageTest {
   }
 
   @Test
-  void aSlotHoldsItsFirstTimerItselfAndTakesABucketAtTheSecond() {
+  void aSlotHoldsItsFirstFourTimersItselfInOrderAndTakesABucketAtTheFifth() {
     TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
     Level<Integer> level1 = wheel.levels[1];
-    WheelTimer<Integer> first = (WheelTimer<Integer>) wheel.schedule(40, 1);
     int slot = level1.slotOf(39);
-    assertThat(level1.entryAt(slot, false)).as("a lone timer").isSameAs(first);
-    assertThat(first.bucket).isSameAs(level1.lone(false));
-    assertThat(first.slot).isEqualTo(slot);
-    assertThat(wheel.slab.freeChunks).as("no chunk for a lone timer")
-        .isEqualTo(wheel.slab.chunks());
+    List<WheelTimer<Integer>> listed = new ArrayList<>();
+    for (int i = 0; i < Level.LIST_MAX; i++) {
+      listed.add((WheelTimer<Integer>) wheel.schedule(40 + i, i));
+      assertThat(level1.entryAt(slot, false)).as("the first timer heads the list")
+          .isSameAs(listed.get(0));
+      assertThat(level1.bucketAt(slot, false)).as("no bucket for %d timers", i + 1).isNull();
+      assertThat(wheel.slab.freeChunks).as("no chunk for a short list")
+          .isEqualTo(wheel.slab.chunks());
+      TimingWheelInvariants.check(wheel);
+    }
+    for (int i = 0; i < Level.LIST_MAX; i++) {
+      WheelTimer<Integer> timer = listed.get(i);
+      assertThat(timer.slot).isEqualTo(slot);
+      assertThat(timer.link).as("each links to the next, the last to the list bucket")
+          .isSameAs(i + 1 < Level.LIST_MAX ? listed.get(i + 1) : level1.listEnd(false));
+      assertThat(timer.bucket()).isSameAs(level1.listEnd(false));
+    }
+
+    // A timer that leaves from the middle, the end or the front is unlinked there.
+    assertThat(wheel.cancel(listed.get(1))).isTrue();
+    assertThat(listed.get(0).link).isSameAs(listed.get(2));
+    assertThat(wheel.cancel(listed.get(3))).isTrue();
+    assertThat(listed.get(2).link).isSameAs(level1.listEnd(false));
+    assertThat(wheel.cancel(listed.get(0))).isTrue();
+    assertThat(level1.entryAt(slot, false)).isSameAs(listed.get(2));
+    for (int i : new int[] {0, 1, 3}) {
+      assertThat(listed.get(i).isPending()).isFalse();
+      assertThat(listed.get(i).link).as("a timer that left keeps its owner")
+          .isSameAs(level1.listEnd(false));
+    }
+    TimingWheelInvariants.check(wheel);
+    for (int i : new int[] {0, 1, 3}) {
+      assertThat(wheel.reschedule(listed.get(i), 40 + i)).isFalse();
+    }
+    assertThat(level1.bucketAt(slot, false)).as("four timers again, no bucket").isNull();
     TimingWheelInvariants.check(wheel);
 
-    WheelTimer<Integer> second = (WheelTimer<Integer>) wheel.schedule(41, 2);
+    WheelTimer<Integer> fifth = (WheelTimer<Integer>) wheel.schedule(47, 4);
     Bucket<Integer> bucket = level1.bucketAt(slot, false);
-    assertThat(bucket).as("a bucket from the second timer on").isNotNull();
-    assertThat(first.bucket).isSameAs(bucket);
-    assertThat(second.bucket).isSameAs(bucket);
-    assertThat(bucket.first()).as("the lone timer first").isSameAs(first);
+    assertThat(bucket).as("a bucket from the fifth timer on").isNotNull();
+    assertThat(fifth.bucket()).isSameAs(bucket);
+    List<Integer> inBucket = new ArrayList<>();
+    bucket.forEach(timer -> inBucket.add(timer.payload()));
+    assertThat(inBucket).as("the listed timers first, in order").containsExactly(2, 0, 1, 3, 4);
+    for (WheelTimer<Integer> timer : listed) {
+      assertThat(timer.link).isSameAs(bucket);
+    }
     TimingWheelInvariants.check(wheel);
-
-    assertThat(wheel.cancel(first)).isTrue();
+    for (WheelTimer<Integer> timer : listed) {
+      assertThat(wheel.cancel(timer)).isTrue();
+    }
     assertThat(level1.bucketAt(slot, false)).as("kept while it holds a timer").isSameAs(bucket);
-    assertThat(wheel.cancel(second)).isTrue();
+    assertThat(wheel.cancel(fifth)).isTrue();
     assertThat(level1.entryAt(slot, false)).isNull();
     TimingWheelInvariants.check(wheel);
 
-    // A lone timer cancels, re-arms and fires like any other, and stays this wheel's.
+    // A listed timer cancels, re-arms and fires like any other, and stays this wheel's.
     WheelTimer<Integer> lone = (WheelTimer<Integer>) wheel.schedule(40, 3);
     assertThat(wheel.cancel(lone)).isTrue();
     assertThat(lone.isPending()).isFalse();
@@ -450,6 +492,65 @@ class WheelStorageTest {
   }
 
   @Test
+  void bucketsAreMadeOneAtATimeWhileFewAndThenAQuarterAgainAtOnce() {
+    TimingWheel<Integer> wheel = wheel("4,6", 0, 1);
+    for (int slot = 1; slot <= 4; slot++) {
+      for (int i = 0; i <= Level.LIST_MAX; i++) {
+        wheel.schedule(16L * slot + 1, i);
+      }
+      assertThat(spares(wheel)).as("no spare bucket made with slot %d's", slot).isZero();
+    }
+    for (int slot = 5; slot <= 9; slot++) {
+      for (int i = 0; i <= Level.LIST_MAX; i++) {
+        wheel.schedule(16L * slot + 1, i);
+      }
+    }
+    // One bucket at a time up to 8 (a quarter of 4 to 7 is 1), then 2 at once (a quarter of 8).
+    assertThat(spares(wheel)).as("buckets made ahead when the ninth slot took one").isEqualTo(1);
+    TimingWheelInvariants.check(wheel);
+  }
+
+  private static int spares(TimingWheel<?> wheel) {
+    int spares = 0;
+    for (Bucket<?> bucket = wheel.spareBuckets; bucket != null; bucket = bucket.nextSpare) {
+      spares++;
+    }
+    return spares;
+  }
+
+  @Test
+  void timersOfAShortListThatClearOrDrainAreNotPendingAndKeepTheirOwner() {
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    List<TimerHandle<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      timers.add(wheel.schedule(40 + i, i));
+      timers.add(wheel.scheduleWithin(40, 48, 10 + i));
+    }
+    wheel.clear();
+    TimingWheelInvariants.check(wheel);
+    TimingWheel<Integer> other = wheel("4,4", 0, 1);
+    for (int i = 0; i < timers.size(); i++) {
+      TimerHandle<Integer> timer = timers.get(i);
+      assertThat(timer.isPending()).isFalse();
+      assertThat(((WheelTimer<Integer>) timer).bucket().owner).isSameAs(wheel);
+      assertThatThrownBy(() -> other.cancel(timer)).isInstanceOf(IllegalArgumentException.class);
+      assertThat(wheel.reschedule(timer, i < 3 ? 40 : 60)).isFalse();
+    }
+    assertThat(wheel.levels[1].bucketAt(2, false)).as("three timers, a short list").isNull();
+    assertThat(wheel.levels[1].bucketAt(3, false)).isNull();
+    TimingWheelInvariants.check(wheel);
+    List<Integer> drained = new ArrayList<>();
+    assertThat(wheel.drain(timer -> drained.add(timer.payload()))).isEqualTo(6);
+    assertThat(drained).as("slot by slot, each list in arming order")
+        .containsExactly(0, 10, 1, 11, 2, 12);
+    for (TimerHandle<Integer> timer : timers) {
+      assertThat(timer.isPending()).isFalse();
+      assertThat(wheel.reschedule(timer, 40)).isFalse();
+    }
+    TimingWheelInvariants.check(wheel);
+  }
+
+  @Test
   void aLoneTimerPassedByItsLevelMovesDownAndFiresInOrderWithTheOthers() {
     TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
     wheel.schedule(40, 1);
@@ -466,21 +567,36 @@ class WheelStorageTest {
   }
 
   @Test
-  void timersMovedDownFromABucketJoinBucketsAndALoneTimerMovesDownAlone() {
+  void timersMovedDownFromABucketJoinBucketsAndAShortListsTimersMoveDownIntoShortLists() {
     TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
     WheelTimer<Integer> first = (WheelTimer<Integer>) wheel.schedule(20, 1);
     WheelTimer<Integer> second = (WheelTimer<Integer>) wheel.schedule(21, 2);
+    for (int i = 2; i <= Level.LIST_MAX; i++) {
+      wheel.schedule(22, 100 + i);
+    }
     WheelTimer<Integer> alone = (WheelTimer<Integer>) wheel.schedule(40, 3);
+    WheelTimer<Integer> listedFirst = (WheelTimer<Integer>) wheel.schedule(41, 4);
+    WheelTimer<Integer> listedSecond = (WheelTimer<Integer>) wheel.schedule(41, 5);
     Level<Integer> level0 = wheel.levels[0];
+    Level<Integer> level1 = wheel.levels[1];
+    assertThat(level1.bucketAt(level1.slotOf(19), false)).as("a slot of five timers").isNotNull();
     wheel.advance(16, timer -> {});
     assertThat(level0.bucketAt(level0.slotOf(19), false)).as("key 19, from a bucket").isNotNull()
-        .isSameAs(first.bucket);
+        .isSameAs(first.bucket());
     assertThat(level0.bucketAt(level0.slotOf(20), false)).as("key 20, from a bucket").isNotNull()
-        .isSameAs(second.bucket);
+        .isSameAs(second.bucket());
     TimingWheelInvariants.check(wheel);
 
     wheel.advance(32, timer -> {});
     assertThat(level0.entryAt(level0.slotOf(39), false)).as("key 39, alone").isSameAs(alone);
+    assertThat(level0.bucketAt(level0.slotOf(39), false)).isNull();
+    assertThat(level0.entryAt(level0.slotOf(40), false)).as("key 40, listed in order")
+        .isSameAs(listedFirst);
+    assertThat(listedFirst.nextListed()).isSameAs(listedSecond);
+    assertThat(level0.bucketAt(level0.slotOf(40), false)).isNull();
     TimingWheelInvariants.check(wheel);
+    List<Integer> fired = new ArrayList<>();
+    wheel.advance(41, timer -> fired.add(timer.payload()));
+    assertThat(fired).containsExactly(3, 4, 5);
   }
 }
