@@ -65,8 +65,8 @@ final class Level<T> {
   int coarse;
   /**
    * What each slot of the window holds by key, slot {@code s} at {@code s & (length - 1)}: {@code
-   * null}, the first timer of its short list (a {@link WheelTimer}) or its {@link Bucket}; the table
-   * is {@code null} until the level's first timer by key.
+   * null}, the first timer of its short list (a {@link WheelTimer}) or its {@link Bucket}; the
+   * table is {@code null} until the level's first timer by key.
    */
   Object[] byKey;
   /** What each slot of the window holds in its coarse slot, as {@link #byKey}. */
@@ -161,10 +161,10 @@ final class Level<T> {
 
   /**
    * Files a timer that is in no bucket in a slot of the range, by key or coarse: at the end of the
-   * slot's short list if {@code mayBeListed} and the slot holds fewer than {@value #LIST_MAX} timers
-   * and no bucket, else at the end of its bucket, which a slot that holds a short list or nothing
-   * first takes from the spares (the listed timers first in it). Returns the bucket the timer
-   * joined, or {@code null} if it joined a short list.
+   * slot's short list if {@code mayBeListed} and the slot holds fewer than {@value #LIST_MAX}
+   * timers and no bucket, else at the end of its bucket, which a slot that holds a short list or
+   * nothing first takes from the spares (the listed timers first in it). Returns the bucket the
+   * timer joined, or {@code null} if it joined a short list.
    */
   Bucket<T> file(WheelTimer<T> timer, int slot, boolean coarseKind, boolean mayBeListed) {
     Object[] table = coarseKind ? coarseByKey : byKey;

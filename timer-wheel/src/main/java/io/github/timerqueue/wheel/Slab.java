@@ -149,8 +149,8 @@ final class Slab<T> {
   }
 
   /**
-   * Adds free chunks: the first page doubles up to a full page; after it, a new full page is added, and nothing is copied but the array of pages
-   * when it doubles.
+   * Adds free chunks: the first page doubles up to a full page; after it, a new full page is
+   * added, and nothing is copied but the array of pages when it doubles.
    */
   private void grow() {
     if (chunks < PAGE_CHUNKS) {
