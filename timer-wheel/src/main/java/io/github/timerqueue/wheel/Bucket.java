@@ -5,17 +5,18 @@ import java.util.function.Consumer;
 /**
  * A bucket of a {@link TimingWheel}: the timers of one slot of a level (stored by key, or coarse),
  * or the wheel's due, firing or overflow timers, in slots in the order they joined. The slots are
- * a chain of chunks of the wheel's {@link Slab}; a timer records its bucket and its slot's number
- * in the slab ({@link WheelTimer#bucket}, {@link WheelTimer#slot}).
+ * a chain of chunks of the wheel's {@link Slab}; a timer records its slot's number in the slab
+ * ({@link WheelTimer#slot}), and the slab records the bucket of each chunk ({@link
+ * Slab#bucketOf}).
  *
  * <p>The bucket's first {@code fill} slots, in chain order, have been filled; a slot whose timer
  * left is a <em>hole</em>. Joining appends at {@code fill}, taking a chunk from the slab when the
  * last one is full; leaving writes only to the timer (its slot becomes {@link
  * WheelTimer#NOT_PENDING}) and to this bucket's counts, and leaves the reference in the slab slot,
- * stale: a slot holds its timer only if the timer still records that slot and this bucket
- * ({@link #holds}). Emptying a bucket (a level passing its slot, the due timers becoming the
- * firing batch) reads its slots in order, a chunk (a cache line) at a time, and reads each timer
- * anyway, so telling a stale reference costs nothing there; compacting reads each timer too.
+ * stale: a slot holds its timer only if the timer still records that slot ({@link #holds}).
+ * Emptying a bucket (a level passing its slot, the due timers becoming the firing batch) reads its
+ * slots in order, a chunk (a cache line) at a time, and reads each timer anyway, so telling a
+ * stale reference costs nothing there; compacting reads each timer too.
  *
  * <p>Why stale references rather than emptying the slot: at a million timers the slot's line is
  * not cached, and the store that empties it misses. The processor would retire that store in the
@@ -39,15 +40,12 @@ import java.util.function.Consumer;
  * (its first ones are a short list of at most {@link Level#LIST_MAX}, which the {@link Level}
  * holds itself): an emptied bucket goes to the wheel's spare buckets, for the next slot that
  * needs one.
- * Each level has, per kind of slot, one more bucket, its <em>list bucket</em>, which never holds
- * a slot: the last timer of a short list links to it, so that its owner is known and removing a
- * listed timer goes to its level ({@link #remove}).
  */
 final class Bucket<T> {
   /** Fewest filled slots at which a bucket is compacted for being sparse: two chunks. */
   static final int SPARSE_FILL = 2 * Slab.CHUNK;
 
-  /** The wheel that owns the bucket and its timers: a handle's owner is its bucket's. */
+  /** The wheel that owns the bucket and its timers. */
   final TimingWheel<T> owner;
   /**
    * The level whose slot this is, or {@code null} for the due, firing and overflow buckets. A
@@ -58,8 +56,6 @@ final class Bucket<T> {
   int index;
   /** Whether this is a coarse slot of its level, which holds timers of {@code scheduleWithin}. */
   boolean coarse;
-  /** Whether this is a level's list bucket, which short lists end at and which holds no slot. */
-  private final boolean listEnd;
   /** The first chunk of the chain, or {@link Slab#NO_CHUNK} if {@code fill == 0}. */
   int first = Slab.NO_CHUNK;
   /** The last chunk of the chain, which holds slot {@code fill - 1}. */
@@ -77,19 +73,8 @@ final class Bucket<T> {
   Bucket<T> nextSpare;
 
   Bucket(TimingWheel<T> owner, Level<T> level, int index, boolean coarse) {
-    this(owner, level, index, coarse, false);
-  }
-
-  private Bucket(
-      TimingWheel<T> owner, Level<T> level, int index, boolean coarse, boolean listEnd) {
     this.owner = owner;
-    this.listEnd = listEnd;
     assign(level, index, coarse);
-  }
-
-  /** The list bucket of a level's slots of one kind. */
-  static <T> Bucket<T> listEnd(Level<T> level, boolean coarse) {
-    return new Bucket<>(level.owner, level, -1, coarse, true);
   }
 
   /** Makes an empty bucket the bucket of a slot. */
@@ -126,12 +111,12 @@ final class Bucket<T> {
 
   /**
    * Whether {@code timer}, read from slab slot {@code slot} of this bucket, is pending there, or is
-   * a stale reference that a removal left: the timer records the one slot it is pending in, and
-   * while the stale reference holds a slot no other bucket can have it, nor can this one append
-   * there, so a match of both is exact.
+   * a stale reference that a removal left: the timer records the one slot it is pending in (a
+   * listed timer's is above every slab slot), and while the stale reference holds a slot no other
+   * bucket can have it, nor can this one append there, so a match is exact.
    */
   boolean holds(WheelTimer<T> timer, int slot) {
-    return timer != null && timer.slot == slot && timer.link == this;
+    return timer != null && timer.slot == slot;
   }
 
   /** Whether filled slot {@code i} of the bucket starts a new chunk (so the chain moves on). */
@@ -144,6 +129,7 @@ final class Bucket<T> {
     Slab<T> slab = owner.slab;
     if ((fill & (Slab.CHUNK - 1)) == 0) {
       int chunk = slab.take();
+      slab.setBucket(chunk, this);
       if (fill == 0) {
         first = chunk;
       } else {
@@ -153,11 +139,6 @@ final class Bucket<T> {
     }
     int slot = slotIn(last, fill++);
     slab.set(slot, timer);
-    // A reference store costs G1's post-write barrier; a timer re-armed into the bucket it was
-    // last in (a level-2 slot covers half of a wide range of delays) need not pay it.
-    if (timer.link != this) {
-      timer.link = this;
-    }
     timer.slot = slot;
     size++;
     if (level != null) {
@@ -165,15 +146,8 @@ final class Bucket<T> {
     }
   }
 
-  /**
-   * Takes a timer of this bucket out of it, or a listed timer out of its slot's short list if this
-   * is a list bucket; it is then not pending.
-   */
+  /** Takes a timer of this bucket out of it; it is then not pending. */
   void remove(WheelTimer<T> timer) {
-    if (listEnd) {
-      level.removeListed(timer, coarse);
-      return;
-    }
     timer.slot = WheelTimer.NOT_PENDING;
     size--;
     if (size == 0) {
@@ -376,8 +350,7 @@ final class Bucket<T> {
 
   @Override
   public String toString() {
-    String slot = listEnd ? (coarse ? "listed coarse timers" : "listed timers")
-        : (coarse ? "coarse slot " : "slot ") + index;
+    String slot = (coarse ? "coarse slot " : "slot ") + index;
     String name = level == null ? owner.nameOf(this) : slot + " of level " + level.index;
     return "Bucket{" + name + ", size=" + size + ", fill=" + fill + "}";
   }

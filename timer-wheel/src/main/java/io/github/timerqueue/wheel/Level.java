@@ -11,12 +11,12 @@ package io.github.timerqueue.wheel;
  * keys (saturated at 2^64 - 1), so the key {@code k} of the range is in slot {@code (k >>> shift)
  * & (2^bits - 1)}. A slot that holds at most {@value #LIST_MAX} timers holds them directly, in a
  * <em>short list</em>: its table entry is the first timer, each timer's {@link WheelTimer#link} is
- * the next one, the last one's is the level's {@linkplain #listEnd(boolean) list bucket} of that
- * kind, and each one's {@link WheelTimer#slot} is the slot's number. When one more timer comes, the
- * slot takes a bucket from the wheel's spare buckets, the listed timers first in it, in order, and
- * keeps it until it empties. Most slots of a level with few timers hold one to four timers (a
- * thousand timers spread over a level of 1,024 slots), and a bucket with its first chunk costs 112
- * bytes, more than three timers; a short list costs nothing beyond the timers. Its price is the
+ * the next one, the last one's is this level, and each one's {@link WheelTimer#slot} names the
+ * slot and its kind ({@link WheelTimer#listedSlot}). When one more timer comes, the slot takes a
+ * bucket from the wheel's spare buckets, the listed timers first in it, in order, and keeps it
+ * until it empties. Most slots of a level with few timers hold one to four timers (a thousand
+ * timers spread over a level of 1,024 slots), and a bucket with its first chunk costs 112 bytes,
+ * more than three timers; a short list costs nothing beyond the timers. Its price is the
  * walk along it, at most three links, to append a timer or to find the one before a timer that
  * leaves, which reads the timers of the slot: with many timers a slot has a bucket, so that walk is
  * paid only where the few timers of a slot are likely cached.
@@ -47,8 +47,6 @@ final class Level<T> {
   final int shift;
   /** Slot count minus one. */
   final int slotMask;
-  /** The number of keys its slots cover in all, minus one. */
-  private final long spanMinusOne;
   /**
    * {@code 2^shift(1) + ... + 2^shift(index - 1)}: slot {@code B} of the level, covering keys from
    * {@code B * 2^shift}, is passed when the minimum allowed key reaches {@code B * 2^shift -
@@ -71,10 +69,6 @@ final class Level<T> {
   Object[] byKey;
   /** What each slot of the window holds in its coarse slot, as {@link #byKey}. */
   Object[] coarseByKey;
-  /** The bucket that the short lists by key end at; made with {@link #byKey}. */
-  private Bucket<T> listEndByKey;
-  /** The bucket that the short coarse lists end at; made with {@link #coarseByKey}. */
-  private Bucket<T> listEndCoarse;
   /**
    * One bit per slot, set if and only if the slot holds a timer by key; {@code null} until the
    * level's first timer by key.
@@ -90,7 +84,6 @@ final class Level<T> {
     this.bits = levelBits.bits(index);
     this.shift = levelBits.shift(index);
     this.slotMask = (1 << bits) - 1;
-    this.spanMinusOne = (1L << (shift + bits)) - 1;
     long offset = 0;
     for (int level = 1; level < index; level++) {
       offset += 1L << levelBits.shift(level);
@@ -122,7 +115,9 @@ final class Level<T> {
 
   /** The end of the range that starts at {@code min}, saturated at {@link #END}. */
   long endFrom(long min) {
-    long max = min + spanMinusOne;
+    // The span, 2^(shift + bits) keys, is below 2^63 (LevelBits.MAX_NUM_BITS); computed rather than
+    // kept, since a level of a wheel with few timers is a fixed part of each timer's bytes.
+    long max = min + ((1L << (shift + bits)) - 1);
     return Long.compareUnsigned(max, min) < 0 ? END : max;
   }
 
@@ -208,8 +203,8 @@ final class Level<T> {
       } else {
         tail.link = timer;
       }
-      timer.link = listEnd(coarseKind);
-      timer.slot = slot;
+      timer.link = this;
+      timer.slot = WheelTimer.listedSlot(slot, coarseKind);
       count(coarseKind, 1);
       return null;
     }
@@ -219,6 +214,8 @@ final class Level<T> {
     count(coarseKind, -listed);
     for (WheelTimer<T> listedTimer = head; listedTimer != null; ) {
       WheelTimer<T> next = listedTimer.nextListed();
+      // Out of the list, its link leads straight to its owner's level (WheelTimer#link).
+      listedTimer.link = this;
       bucket.append(listedTimer);
       listedTimer = next;
     }
@@ -226,19 +223,20 @@ final class Level<T> {
   }
 
   /**
-   * Takes a timer of this level's short list of a kind out of it, linking the timer before it (or
+   * Takes a timer of one of this level's short lists out of it, linking the timer before it (or
    * the table) to the one after; it is then not pending.
    */
   @SuppressWarnings("unchecked")
-  void removeListed(WheelTimer<T> timer, boolean coarseKind) {
+  void removeListed(WheelTimer<T> timer) {
+    boolean coarseKind = timer.isListedCoarse();
     Object[] table = coarseKind ? coarseByKey : byKey;
-    int at = timer.slot & (table.length - 1);
+    int at = timer.levelSlot() & (table.length - 1);
     WheelTimer<T> next = timer.nextListed();
     if (table[at] == timer) {
       if (next != null) {
         table[at] = next;
       } else {
-        unlink(timer.slot, coarseKind);
+        unlink(timer.levelSlot(), coarseKind);
       }
     } else {
       WheelTimer<T> before = (WheelTimer<T>) table[at];
@@ -248,13 +246,8 @@ final class Level<T> {
       before.link = timer.link;
     }
     count(coarseKind, -1);
-    timer.link = listEnd(coarseKind);
+    timer.link = this;
     timer.slot = WheelTimer.NOT_PENDING;
-  }
-
-  /** The bucket that short lists of a kind end at, {@code null} before the kind's table. */
-  Bucket<T> listEnd(boolean coarseKind) {
-    return coarseKind ? listEndCoarse : listEndByKey;
   }
 
   /** Widens the table of a kind to reach {@code slot}, making its bitmap if it has none. */
@@ -262,13 +255,11 @@ final class Level<T> {
     if (coarseKind) {
       if (coarseBits == null) {
         coarseBits = newBits();
-        listEndCoarse = Bucket.listEnd(this, true);
       }
       return coarseByKey = widened(coarseByKey, slot);
     }
     if (keyedBits == null) {
       keyedBits = newBits();
-      listEndByKey = Bucket.listEnd(this, false);
     }
     return byKey = widened(byKey, slot);
   }
@@ -317,7 +308,7 @@ final class Level<T> {
 
   /** The slot number of a slot's entry. */
   private static int slotOfEntry(Object entry) {
-    return entry instanceof Bucket<?> bucket ? bucket.index : ((WheelTimer<?>) entry).slot;
+    return entry instanceof Bucket<?> bucket ? bucket.index : ((WheelTimer<?>) entry).levelSlot();
   }
 
   private void count(boolean coarseKind, int timers) {
@@ -420,11 +411,10 @@ final class Level<T> {
       return;
     }
     unlink(slot, coarseKind);
-    Bucket<T> end = listEnd(coarseKind);
     while (listed != null) {
       WheelTimer<T> next = listed.nextListed();
       count(coarseKind, -1);
-      listed.link = end;
+      listed.link = this;
       listed.slot = WheelTimer.NOT_PENDING;
       owner.passListed(listed);
       listed = next;
@@ -458,11 +448,10 @@ final class Level<T> {
       bucketOf(entry).clear();
       return;
     }
-    Bucket<T> end = listed.bucket();
-    unlink(listed.slot, end.coarse);
+    unlink(listed.levelSlot(), listed.isListedCoarse());
     while (listed != null) {
       WheelTimer<T> next = listed.nextListed();
-      listed.link = end;
+      listed.link = this;
       listed.slot = WheelTimer.NOT_PENDING;
       listed = next;
     }

@@ -46,8 +46,10 @@ final class Slab<T> {
   private static final int PAGE_CHUNK_SHIFT = PAGE_SHIFT - CHUNK_SHIFT;
   /** Chunks in a full page. */
   static final int PAGE_CHUNKS = 1 << PAGE_CHUNK_SHIFT;
-  /** The most pages: slot numbers are non-negative {@code int}s. */
-  private static final int MAX_PAGES = 1 << (31 - PAGE_SHIFT);
+  /** The most slots: slot numbers lie below {@link WheelTimer#LISTED}. */
+  static final int MAX_SLOTS = WheelTimer.LISTED;
+  /** The most pages. */
+  private static final int MAX_PAGES = MAX_SLOTS >>> PAGE_SHIFT;
 
   /**
    * The pages of slots: slot {@code s} is {@code pages[s >>> PAGE_SHIFT][s & (PAGE_SLOTS - 1)]};
@@ -56,6 +58,12 @@ final class Slab<T> {
   private WheelTimer<T>[][] pages;
   /** The chunk after each chunk in its chain, or {@link #NO_CHUNK}, paged as {@link #pages}. */
   private int[][] links;
+  /**
+   * The bucket whose chain each chunk in use is in, paged as {@link #links}; stale for a free
+   * chunk. A pending timer's bucket is the bucket of its slot's chunk ({@link #bucketOf}), so that
+   * moving a timer to another bucket stores no reference in the timer (see {@link WheelTimer}).
+   */
+  private Bucket<T>[][] buckets;
   /** The number of chunks. */
   private int chunks;
   /** The first free chunk, or {@link #NO_CHUNK}. */
@@ -69,6 +77,8 @@ final class Slab<T> {
     pages[0] = newSlots(INITIAL_CHUNKS << CHUNK_SHIFT);
     links = new int[1][];
     links[0] = new int[INITIAL_CHUNKS];
+    buckets = (Bucket<T>[][]) new Bucket<?>[1][];
+    buckets[0] = newBuckets(INITIAL_CHUNKS);
     free = NO_CHUNK;
     chain(0, INITIAL_CHUNKS);
   }
@@ -101,6 +111,17 @@ final class Slab<T> {
   /** The chunk after {@code chunk} in its chain, or {@link #NO_CHUNK}. */
   int next(int chunk) {
     return links[chunk >>> PAGE_CHUNK_SHIFT][chunk & (PAGE_CHUNKS - 1)];
+  }
+
+  /** The bucket whose chain holds the chunk of a slot in use. */
+  Bucket<T> bucketOf(int slot) {
+    int chunk = slot >>> CHUNK_SHIFT;
+    return buckets[chunk >>> PAGE_CHUNK_SHIFT][chunk & (PAGE_CHUNKS - 1)];
+  }
+
+  /** Records that a chunk just taken is in the chain of {@code bucket}. */
+  void setBucket(int chunk, Bucket<T> bucket) {
+    buckets[chunk >>> PAGE_CHUNK_SHIFT][chunk & (PAGE_CHUNKS - 1)] = bucket;
   }
 
   /** Makes {@code next} the chunk after {@code chunk} in its chain. */
@@ -157,20 +178,23 @@ final class Slab<T> {
       int grown = Math.min(PAGE_CHUNKS, 2 * chunks);
       pages[0] = Arrays.copyOf(pages[0], grown << CHUNK_SHIFT);
       links[0] = Arrays.copyOf(links[0], grown);
+      buckets[0] = Arrays.copyOf(buckets[0], grown);
       chain(chunks, grown);
       return;
     }
     int page = chunks >>> PAGE_CHUNK_SHIFT;
     if (page == MAX_PAGES) {
       throw new IllegalStateException("a timing wheel holds at most " + chunks + " chunks of "
-          + CHUNK + " timer slots");
+          + CHUNK + " timer slots, " + MAX_SLOTS + " slots in all");
     }
     if (page == pages.length) {
       pages = Arrays.copyOf(pages, Math.min(MAX_PAGES, 2 * page));
       links = Arrays.copyOf(links, pages.length);
+      buckets = Arrays.copyOf(buckets, pages.length);
     }
     pages[page] = newSlots(PAGE_SLOTS);
     links[page] = new int[PAGE_CHUNKS];
+    buckets[page] = newBuckets(PAGE_CHUNKS);
     chain(chunks, chunks + PAGE_CHUNKS);
   }
 
@@ -187,5 +211,10 @@ final class Slab<T> {
   @SuppressWarnings("unchecked")
   private static <T> WheelTimer<T>[] newSlots(int length) {
     return (WheelTimer<T>[]) new WheelTimer<?>[length];
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> Bucket<T>[] newBuckets(int length) {
+    return (Bucket<T>[]) new Bucket<?>[length];
   }
 }

@@ -150,8 +150,8 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    *   million timers, unlinking one touches three cache lines (the timer and both neighbours), and
    *   moving a slot down a level or firing it is a dependent cache miss per timer, the next
    *   address known only once the last timer arrived. Here a bucket is a chain of 16-slot chunks
-   *   of one paged store (Bucket, Slab): a timer records its bucket and slab slot, a cancel
-   *   writes only to the timer, and emptying a bucket reads its slots in order, a cache line of
+   *   of one paged store (Bucket, Slab): a timer records its slab slot and the slab the bucket of
+   *   each chunk, a cancel writes only to the timer, and emptying a bucket reads its slots in order, a cache line of
    *   sixteen timer references at a time, so the processor fetches the timers' own lines many at
    *   once.
    *   Holes left by cancels are bounded by compaction (see Bucket); chunks of emptied buckets go
@@ -164,14 +164,20 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    *   it do anyway, sixteen timers at a time, and that a cancelled timer stays reachable until
    *   its bucket is compacted or emptied.
    *   A slot of a level that holds at most four timers holds them in a short list that starts
-   *   at its table entry and runs through the timers' bucket links, with no bucket (Level's
+   *   at its table entry and runs through the timers' links, with no bucket (Level's
    *   short lists): with a thousand timers spread over a level of 1,024 slots, the occupied
    *   slots hold one to four, and a bucket object with its first chunk would cost 112 bytes for
    *   them, more than three timers. At a thousand timers that took a quarter of the memory.
-   * - A timer is 32 bytes: payload, deadline, link (its bucket, or the next timer of its short
-   *   list), slot. It does not store its key, which is derived from its deadline and the clock
-   *   when it moves (keyOf), nor its owner, which is its bucket's: a timer that is not pending
-   *   keeps its last bucket, so the foreign-handle check holds whether or not it is pending.
+   * - A timer is 32 bytes: payload, deadline, link (a level of its wheel, or the next timer of
+   *   its short list), slot. It does not store its key, which is derived from its deadline and
+   *   the clock when it moves (keyOf), nor its bucket, which is its slot's chunk's (Slab#bucketOf),
+   *   nor its owner, which is the level's its link leads to, pending or not, so the foreign-handle
+   *   check holds whether or not it is pending.
+   * - No reference is stored in a timer when it moves between buckets, only its slot, an int: in
+   *   a server a timer that waits long enough is tenured, and G1's post-write barrier on a
+   *   reference store into an old object fences and queues the object's card for refinement. With
+   *   the bucket kept in the timer, a million tenured timers made a reschedule cost several times
+   *   what it costs with young ones (see WheelTimer).
    * - Due and firing are two buckets: timers that the next advance hands out are due; the running
    *   advance first swaps the due bucket in as the firing batch, so timers that its handlers arm
    *   at or before now join the (new, empty) due bucket and wait for the next advance. Timers it
@@ -348,7 +354,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    */
   @Override
   public TimerHandle<T> schedule(long deadline, T payload) {
-    WheelTimer<T> timer = new WheelTimer<>(due, Objects.requireNonNull(payload, "payload"));
+    WheelTimer<T> timer = new WheelTimer<>(levels[0], Objects.requireNonNull(payload, "payload"));
     arm(timer, deadline);
     return timer;
   }
@@ -373,7 +379,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   public TimerHandle<T> scheduleWithin(long earliest, long latest, T payload) {
     Objects.requireNonNull(payload, "payload");
     TimerQueueChecks.checkRange(earliest, latest);
-    WheelTimer<T> timer = new WheelTimer<>(due, payload);
+    WheelTimer<T> timer = new WheelTimer<>(levels[0], payload);
     long toEarliest = earliest - now;
     long toLatest = latest - now;
     // A latest more than Long.MAX_VALUE ahead wraps into the past; earliest alone is then safe.
@@ -670,7 +676,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
 
   private WheelTimer<T> own(TimerHandle<T> timer) {
     Objects.requireNonNull(timer, "timer");
-    if (timer instanceof WheelTimer<T> owned && owned.bucket().owner == this) {
+    if (timer instanceof WheelTimer<T> owned && owned.owner() == this) {
       return owned;
     }
     throw TimerQueueChecks.foreignHandle(timer);
@@ -730,7 +736,11 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       minimum = null;
       minimumKnown = false;
     }
-    timer.bucket().remove(timer);
+    if (timer.isListed()) {
+      timer.level().removeListed(timer);
+    } else {
+      slab.bucketOf(timer.slot).remove(timer);
+    }
     size--;
   }
 

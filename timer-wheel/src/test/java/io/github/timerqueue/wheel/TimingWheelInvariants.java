@@ -11,17 +11,17 @@ import java.util.Map;
  *   <li>Level 0 starts at the minimum allowed key; each higher level starts at the first of its
  *       slots after the one holding the start of the level below; each ends a span later.
  *   <li>Every bucket is well-formed: its chain has one chunk per {@link Slab#CHUNK} filled slots
- *       and ends at its last chunk; its slots from {@code fill} on are empty; each timer in it
- *       names it and that slab slot as its position, belongs to this wheel and is in no other
- *       slot; its size counts them; an empty bucket has {@code fill == 0}, so no chunk; and its
- *       holes are bounded: at most {@code max(size, SPARSE_FILL - 1)}.
+ *       and ends at its last chunk, each of which the slab records as the bucket's; its slots
+ *       from {@code fill} on are empty; each timer in it names that slab slot as its position,
+ *       links to a level of this wheel and is in no other slot; its size counts them; an empty
+ *       bucket has {@code fill == 0}, so no chunk; and its holes are bounded: at most {@code
+ *       max(size, SPARSE_FILL - 1)}.
  *   <li>Every chunk of the slab is in exactly one chain, a bucket's or the free one, whose
  *       chunks hold no timer and whose length is counted.
  *   <li>A slot holds a timer if and only if its bitmap bit is set; it holds a short list of one
- *       to {@link Level#LIST_MAX} timers, each linking to the next and the last to its level's
- *       list bucket of that kind, all with the slot's number as their position, or a bucket, at
- *       its slot in its level's table, that holds a timer; a level's list buckets are empty;
- *       spare buckets are empty and in no slot.
+ *       to {@link Level#LIST_MAX} timers, each linking to the next and the last to its level,
+ *       all with the slot's number and kind as their position, or a bucket, at its slot in its
+ *       level's table, that holds a timer; spare buckets are empty and in no slot.
  *   <li>A timer stored by key sits in the slot of its key, in the lowest level that holds the key:
  *       from the level's start up to the next level's start (the top level: its end).
  *   <li>A timer in a coarse slot of level {@code i} has the key at which that slot is passed, minus
@@ -87,15 +87,6 @@ final class TimingWheelInvariants {
         }
         checkWindow(level, level.byKey, level.keyedBits, "");
         checkWindow(level, level.coarseByKey, level.coarseBits, "coarse ");
-        for (boolean coarseKind : new boolean[] {false, true}) {
-          Bucket<T> listEnd = level.listEnd(coarseKind);
-          if (listEnd != null) {
-            check(checkBucket(listEnd, "list bucket of level " + index) == 0,
-                "a list bucket holds timers");
-            check(listEnd.level == level && listEnd.coarse == coarseKind && listEnd.index == -1,
-                "level " + index + " has list bucket " + listEnd);
-          }
-        }
         total += keyed + coarse;
       }
       check(total == wheel.size(), "size() is " + wheel.size() + ", buckets hold " + total);
@@ -138,6 +129,9 @@ final class TimingWheelInvariants {
         check(chunk >= 0 && chunk < wheel.slab.chunks(), name + " links to chunk " + chunk);
         check(chunkOwners.put(chunk, name) == null,
             name + " shares chunk " + chunk + " with " + chunkOwners.get(chunk));
+        check(wheel.slab.bucketOf(Bucket.slotIn(chunk, 0)) == bucket,
+            "the slab gives chunk " + chunk + " of " + name + " to "
+                + wheel.slab.bucketOf(Bucket.slotIn(chunk, 0)));
         for (int offset = 0; offset < Slab.CHUNK; offset++) {
           int i = c * Slab.CHUNK + offset;
           int slot = Bucket.slotIn(chunk, i);
@@ -146,13 +140,15 @@ final class TimingWheelInvariants {
             continue;
           }
           check(i < bucket.fill, name + " holds a timer beyond its fill, in slot " + i);
-          check(timer.bucket().owner == wheel, name + " holds a timer of another wheel");
-          boolean holds = timer.link == bucket && timer.slot == slot;
+          check(timer.owner() == wheel, name + " holds a timer of another wheel");
+          boolean holds = timer.slot == slot;
           check(bucket.holds(timer, slot) == holds, name + " misjudges slab slot " + slot);
           if (!holds) {
             // A stale reference that a removal left: a hole, which the timer no longer names.
             continue;
           }
+          check(timer.link instanceof Level<?> level && level.owner == wheel,
+              name + " holds a timer whose link is " + timer.link);
           check(seen.put(timer, true) == null, name + " holds a timer that is also elsewhere");
           timers++;
         }
@@ -207,8 +203,9 @@ final class TimingWheelInvariants {
         WheelTimer<T> timer = (WheelTimer<T>) head;
         for (; timer != null; timer = timer.nextListed()) {
           check(++listed <= Level.LIST_MAX, name + " lists more than " + Level.LIST_MAX);
-          check(timer.slot == slot, name + " lists a timer at slot " + timer.slot);
-          check(timer.nextListed() != null || timer.link == level.listEnd(coarse),
+          check(timer.isListed() && timer.levelSlot() == slot
+              && timer.isListedCoarse() == coarse, name + " lists a timer at slot " + timer.slot);
+          check(timer.nextListed() != null || timer.link == level,
               name + "'s list ends at " + timer.link);
           check(seen.put(timer, true) == null, name + " holds a timer that is also elsewhere");
           if (coarse) {
@@ -290,7 +287,8 @@ final class TimingWheelInvariants {
         check(!anyKeyed, "cached minimum says empty, but timers are stored by key");
         return;
       }
-      check(wheel.minimum.slot >= 0 && wheel.minimum.link != wheel.due,
+      check(wheel.minimum.slot >= 0
+              && (wheel.minimum.isListed() || wheel.minimum.bucket() != wheel.due),
           "cached minimum is not stored by key");
       check(wheel.minimumKey == wheel.keyOf(wheel.minimum), "cached minimum key "
           + Long.toUnsignedString(wheel.minimumKey) + " is not its timer's");

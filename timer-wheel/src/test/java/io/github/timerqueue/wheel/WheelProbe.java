@@ -25,6 +25,9 @@ final class WheelProbe {
     if (timer.slot < 0) {
       return "not pending";
     }
+    if (timer.isListed()) {
+      return (timer.isListedCoarse() ? "coarse level " : "level ") + timer.level().index;
+    }
     Bucket<?> bucket = timer.bucket();
     if (bucket == wheel.due || bucket == wheel.firing) {
       return "due";
@@ -41,12 +44,19 @@ final class WheelProbe {
    */
   static String slotOf(TimerHandle<?> handle) {
     WheelTimer<?> timer = (WheelTimer<?>) handle;
+    if (timer.slot < 0) {
+      return where(timer.owner(), handle);
+    }
+    if (timer.isListed()) {
+      return (timer.isListedCoarse() ? "coarse slot " : "slot ") + timer.levelSlot() + " of level "
+          + timer.level().index;
+    }
     Bucket<?> bucket = timer.bucket();
-    if (timer.slot < 0 || bucket.level == null) {
+    if (bucket.level == null) {
       return where(bucket.owner, handle);
     }
-    int slot = bucket.level.listEnd(bucket.coarse) == bucket ? timer.slot : bucket.index;
-    return (bucket.coarse ? "coarse slot " : "slot ") + slot + " of level " + bucket.level.index;
+    return (bucket.coarse ? "coarse slot " : "slot ") + bucket.index + " of level "
+        + bucket.level.index;
   }
 
   /** The largest key the levels hold: {@code Timing_wheel}'s {@code max_allowed_key}. */

@@ -160,8 +160,8 @@ class WheelStorageTest {
     long deadline = 1 + ((16L * 16 + 16L * staleSlot) & ~15L);
     assertThat(wheel.reschedule(first, deadline)).isFalse();
     assertThat(level1.entryAt(staleSlot, false)).isSameAs(first);
-    assertThat(first.slot).isEqualTo(staleSlot);
-    assertThat(bucket.holds(first, staleSlot)).as("a listed timer names another bucket").isFalse();
+    assertThat(first.levelSlot()).isEqualTo(staleSlot);
+    assertThat(bucket.holds(first, staleSlot)).as("a listed timer names no slab slot").isFalse();
     List<Integer> forEach = new ArrayList<>();
     wheel.forEach(timer -> forEach.add(timer.payload()));
     assertThat(forEach).containsExactlyInAnyOrder(0, 1, 2, 3, 4);
@@ -427,23 +427,26 @@ class WheelStorageTest {
     }
     for (int i = 0; i < Level.LIST_MAX; i++) {
       WheelTimer<Integer> timer = listed.get(i);
-      assertThat(timer.slot).isEqualTo(slot);
-      assertThat(timer.link).as("each links to the next, the last to the list bucket")
-          .isSameAs(i + 1 < Level.LIST_MAX ? listed.get(i + 1) : level1.listEnd(false));
-      assertThat(timer.bucket()).isSameAs(level1.listEnd(false));
+      assertThat(timer.isListed()).isTrue();
+      assertThat(timer.isListedCoarse()).isFalse();
+      assertThat(timer.levelSlot()).isEqualTo(slot);
+      assertThat(timer.link).as("each links to the next, the last to its level")
+          .isSameAs(i + 1 < Level.LIST_MAX ? listed.get(i + 1) : level1);
+      assertThat(timer.level()).isSameAs(level1);
+      assertThat(timer.owner()).isSameAs(wheel);
     }
 
     // A timer that leaves from the middle, the end or the front is unlinked there.
     assertThat(wheel.cancel(listed.get(1))).isTrue();
     assertThat(listed.get(0).link).isSameAs(listed.get(2));
     assertThat(wheel.cancel(listed.get(3))).isTrue();
-    assertThat(listed.get(2).link).isSameAs(level1.listEnd(false));
+    assertThat(listed.get(2).link).isSameAs(level1);
     assertThat(wheel.cancel(listed.get(0))).isTrue();
     assertThat(level1.entryAt(slot, false)).isSameAs(listed.get(2));
     for (int i : new int[] {0, 1, 3}) {
       assertThat(listed.get(i).isPending()).isFalse();
       assertThat(listed.get(i).link).as("a timer that left keeps its owner")
-          .isSameAs(level1.listEnd(false));
+          .isSameAs(level1);
     }
     TimingWheelInvariants.check(wheel);
     for (int i : new int[] {0, 1, 3}) {
@@ -460,7 +463,9 @@ class WheelStorageTest {
     bucket.forEach(timer -> inBucket.add(timer.payload()));
     assertThat(inBucket).as("the listed timers first, in order").containsExactly(2, 0, 1, 3, 4);
     for (WheelTimer<Integer> timer : listed) {
-      assertThat(timer.link).isSameAs(bucket);
+      assertThat(timer.isListed()).isFalse();
+      assertThat(timer.bucket()).isSameAs(bucket);
+      assertThat(timer.link).as("out of the list, it links to a level").isSameAs(level1);
     }
     TimingWheelInvariants.check(wheel);
     for (WheelTimer<Integer> timer : listed) {
@@ -532,7 +537,7 @@ class WheelStorageTest {
     for (int i = 0; i < timers.size(); i++) {
       TimerHandle<Integer> timer = timers.get(i);
       assertThat(timer.isPending()).isFalse();
-      assertThat(((WheelTimer<Integer>) timer).bucket().owner).isSameAs(wheel);
+      assertThat(((WheelTimer<Integer>) timer).owner()).isSameAs(wheel);
       assertThatThrownBy(() -> other.cancel(timer)).isInstanceOf(IllegalArgumentException.class);
       assertThat(wheel.reschedule(timer, i < 3 ? 40 : 60)).isFalse();
     }
