@@ -604,4 +604,37 @@ class WheelStorageTest {
     wheel.advance(41, timer -> fired.add(timer.payload()));
     assertThat(fired).containsExactly(3, 4, 5);
   }
+
+  @Test
+  void aTimerThatMovesBetweenBucketsKeepsItsLinkSoNoReferenceIsStoredInIt() {
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    List<WheelTimer<Integer>> early = new ArrayList<>();
+    for (int i = 0; i <= Level.LIST_MAX; i++) {
+      early.add((WheelTimer<Integer>) wheel.schedule(40, i));
+      wheel.schedule(70, 100 + i);
+    }
+    WheelTimer<Integer> timer = early.get(0);
+    Object link = timer.link;
+    Bucket<Integer> late = wheel.levels[1].bucketAt(wheel.levels[1].slotOf(69), false);
+    assertThat(timer.bucket()).as("a slot of five timers has a bucket").isNotSameAs(late);
+
+    assertThat(wheel.reschedule(timer, 70)).isTrue();
+    assertThat(timer.bucket()).isSameAs(late);
+    assertThat(timer.link).as("re-armed into another bucket").isSameAs(link);
+    TimingWheelInvariants.check(wheel);
+
+    List<Integer> fired = new ArrayList<>();
+    wheel.advance(64, t -> fired.add(t.payload()));
+    assertThat(fired).containsExactly(1, 2, 3, 4);
+    assertThat(timer.bucket().level).as("moved down by the advance").isSameAs(wheel.levels[0]);
+    assertThat(timer.link).as("moved down a level").isSameAs(link);
+    TimingWheelInvariants.check(wheel);
+
+    wheel.advance(70, t -> fired.add(t.payload()));
+    assertThat(fired).hasSize(10).contains(0);
+    assertThat(timer.link).as("fired").isSameAs(link);
+    assertThat(timer.owner()).isSameAs(wheel);
+    TimingWheel<Integer> other = wheel("4,4", 0, 1);
+    assertThatThrownBy(() -> other.cancel(timer)).isInstanceOf(IllegalArgumentException.class);
+  }
 }
