@@ -50,7 +50,10 @@ public class TtlScheduleCancelBenchmark {
   private DelaySequence delays;
   private long now;
 
-  /** Creates the contender and fills it, then moves the clock one resolution (nothing fires). */
+  /**
+   * Creates the contender and fills it, then moves the clock one resolution (nothing fires) and
+   * collects garbage, so that the timers are measured tenured, as in {@link TimerBenchmark#setUp}.
+   */
   @Setup(Level.Trial)
   public void setUp() {
     timers = Contenders.create(strategy, pending);
@@ -65,6 +68,7 @@ public class TtlScheduleCancelBenchmark {
       throw new IllegalStateException(strategy + " fired timers that were not due");
     }
     now = filledAt;
+    System.gc();
   }
 
   /** The {@code ttls} distinct TTLs of this workload: whole resolutions spread over the range. */
