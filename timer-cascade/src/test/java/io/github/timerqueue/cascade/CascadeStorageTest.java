@@ -122,6 +122,49 @@ class CascadeStorageTest {
   }
 
   /**
+   * A full array compacts only when a quarter of it or more is holes: with fewer, a compaction
+   * would read many slots and move nearly one timer per hole, so the array doubles and keeps its
+   * holes and every timer's slot.
+   */
+  @Test
+  void aFullBucketCompactsFromAQuarterOfHolesAndGrowsBelowIt() {
+    for (int holes : new int[] {15, 16}) {
+      CascadeTimerQueue<Integer> queue = levelsUpTo(1 << 20);
+      List<TimerHandle<Integer>> timers = new ArrayList<>();
+      for (int i = 0; i < 64; i++) {
+        timers.add(queue.schedule(300 + i % 7, i));
+      }
+      Bucket bucket = queue.levels[1].buckets[1];
+      CascadeTimer<?>[] array = bucket.slots;
+      assertThat(array).hasSize(64);
+      for (int i = 0; i < holes; i++) {
+        queue.cancel(timers.get(2 * i));
+      }
+
+      TimerHandle<Integer> added = queue.schedule(301, 64);
+
+      boolean compacts = holes == 16;
+      assertThat(bucket.slots == array).as("%d holes in 64 slots: compacted", holes)
+          .isEqualTo(compacts);
+      assertThat(bucket.slots).hasSize(compacts ? 64 : 128);
+      assertThat(bucket.live).isEqualTo(65 - holes);
+      assertThat(bucket.end).isEqualTo(compacts ? 65 - holes : 65);
+      if (!compacts) {
+        assertThat(timer(added).position).isEqualTo(CascadeTimer.position(bucket.number, 64));
+        for (int i = 0; i < 64; i++) {
+          if (i % 2 == 1 || i >= 2 * holes) {
+            assertThat(timer(timers.get(i)).position).as("timer %d stays", i)
+                .isEqualTo(CascadeTimer.position(bucket.number, i));
+          } else {
+            assertThat(bucket.slots[i]).as("the hole of timer %d stays", i).isNull();
+          }
+        }
+      }
+      CascadeInvariants.check(queue);
+    }
+  }
+
+  /**
    * However timers are cancelled, a level or far bucket holds at most three holes per timer plus
    * {@link Bucket#SLACK}, and its array is at most four times larger than the slots up to its end
    * once it is above the size that is never shrunk.
