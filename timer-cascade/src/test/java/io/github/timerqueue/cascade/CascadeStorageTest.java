@@ -34,6 +34,16 @@ class CascadeStorageTest {
     return queue;
   }
 
+  /** Files 64 timers, payloads 0 to 63, in level 1's bucket 1 (ticks 256 to 511), in order. */
+  private static List<TimerHandle<Integer>> fillLevelOneBucketOne(
+      CascadeTimerQueue<Integer> queue) {
+    List<TimerHandle<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < 64; i++) {
+      timers.add(queue.schedule(300 + i % 7, i));
+    }
+    return timers;
+  }
+
   /**
    * Cancelling empties the timer's slot and moves no other timer; the end of the bucket moves back
    * over holes to the last timer when that one is cancelled.
@@ -81,10 +91,7 @@ class CascadeStorageTest {
   @Test
   void aFullBucketHalfHolesCompactsInsteadOfGrowing() {
     CascadeTimerQueue<Integer> queue = levelsUpTo(1 << 20);
-    List<TimerHandle<Integer>> timers = new ArrayList<>();
-    for (int i = 0; i < 64; i++) {
-      timers.add(queue.schedule(300 + i % 7, i));
-    }
+    List<TimerHandle<Integer>> timers = fillLevelOneBucketOne(queue);
     Bucket bucket = queue.levels[1].buckets[1];
     CascadeTimer<?>[] array = bucket.slots;
     assertThat(array).hasSize(64);
@@ -130,10 +137,7 @@ class CascadeStorageTest {
   void aFullBucketCompactsFromAQuarterOfHolesAndGrowsBelowIt() {
     for (int holes : new int[] {15, 16}) {
       CascadeTimerQueue<Integer> queue = levelsUpTo(1 << 20);
-      List<TimerHandle<Integer>> timers = new ArrayList<>();
-      for (int i = 0; i < 64; i++) {
-        timers.add(queue.schedule(300 + i % 7, i));
-      }
+      List<TimerHandle<Integer>> timers = fillLevelOneBucketOne(queue);
       Bucket bucket = queue.levels[1].buckets[1];
       CascadeTimer<?>[] array = bucket.slots;
       assertThat(array).hasSize(64);
