@@ -73,11 +73,11 @@ import java.util.function.Consumer;
  * and one 4-byte slot in its bucket's array, whose capacity is a power of two; about 36 to 40 bytes
  * in all, with compressed references, for a queue filled ahead of its clock. Cancel leaves a hole
  * in its bucket, and a bucket holds at most three holes per timer (plus a few dozen) before it is
- * compacted, or a 64th of its array when that is full. The arrays that buckets empty or outgrow
- * are kept for the buckets that fill next while all arrays together hold at most three slots per
- * timer (plus a few thousand), so a wheel turning at a steady load allocates nothing, and costs
- * about 38 to 44 bytes per timer as its buckets fill and empty; each level costs 2<sup>bits</sup>
- * small bucket objects once created.
+ * compacted, or a quarter of its array when that is full. The arrays that buckets empty or
+ * outgrow are kept for the buckets that fill next while all arrays together hold at most three
+ * slots per timer (plus a few thousand), so a wheel turning at a steady load allocates nothing,
+ * and costs about 38 to 47 bytes per timer as its buckets fill and empty; each level costs
+ * 2<sup>bits</sup> small bucket objects once created.
  *
  * <h2>Costs</h2>
  * With {@code k} levels ({@code k <= ceil(64 / bits)}, and only as many as the deadlines in use

@@ -34,6 +34,16 @@ class CascadeStorageTest {
     return queue;
   }
 
+  /** Files 64 timers, payloads 0 to 63, in level 1's bucket 1 (ticks 256 to 511), in order. */
+  private static List<TimerHandle<Integer>> fillLevelOneBucketOne(
+      CascadeTimerQueue<Integer> queue) {
+    List<TimerHandle<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < 64; i++) {
+      timers.add(queue.schedule(300 + i % 7, i));
+    }
+    return timers;
+  }
+
   /**
    * Cancelling empties the timer's slot and moves no other timer; the end of the bucket moves back
    * over holes to the last timer when that one is cancelled.
@@ -81,10 +91,7 @@ class CascadeStorageTest {
   @Test
   void aFullBucketHalfHolesCompactsInsteadOfGrowing() {
     CascadeTimerQueue<Integer> queue = levelsUpTo(1 << 20);
-    List<TimerHandle<Integer>> timers = new ArrayList<>();
-    for (int i = 0; i < 64; i++) {
-      timers.add(queue.schedule(300 + i % 7, i));
-    }
+    List<TimerHandle<Integer>> timers = fillLevelOneBucketOne(queue);
     Bucket bucket = queue.levels[1].buckets[1];
     CascadeTimer<?>[] array = bucket.slots;
     assertThat(array).hasSize(64);
@@ -119,6 +126,46 @@ class CascadeStorageTest {
     assertThat(bucket.slots).as("one hole is less than a 64th of 128 slots").hasSize(256);
     assertThat(bucket.slots[1]).isNull();
     CascadeInvariants.check(queue);
+  }
+
+  /**
+   * A full array compacts only when a quarter of it or more is holes: with fewer, a compaction
+   * would read many slots and move nearly one timer per hole, so the array doubles and keeps its
+   * holes and every timer's slot.
+   */
+  @Test
+  void aFullBucketCompactsFromAQuarterOfHolesAndGrowsBelowIt() {
+    for (int holes : new int[] {15, 16}) {
+      CascadeTimerQueue<Integer> queue = levelsUpTo(1 << 20);
+      List<TimerHandle<Integer>> timers = fillLevelOneBucketOne(queue);
+      Bucket bucket = queue.levels[1].buckets[1];
+      CascadeTimer<?>[] array = bucket.slots;
+      assertThat(array).hasSize(64);
+      for (int i = 0; i < holes; i++) {
+        queue.cancel(timers.get(2 * i));
+      }
+
+      TimerHandle<Integer> added = queue.schedule(301, 64);
+
+      boolean compacts = holes == 16;
+      assertThat(bucket.slots == array).as("%d holes in 64 slots: compacted", holes)
+          .isEqualTo(compacts);
+      assertThat(bucket.slots).hasSize(compacts ? 64 : 128);
+      assertThat(bucket.live).isEqualTo(65 - holes);
+      assertThat(bucket.end).isEqualTo(compacts ? 65 - holes : 65);
+      if (!compacts) {
+        assertThat(timer(added).position).isEqualTo(CascadeTimer.position(bucket.number, 64));
+        for (int i = 0; i < 64; i++) {
+          if (i % 2 == 1 || i >= 2 * holes) {
+            assertThat(timer(timers.get(i)).position).as("timer %d stays", i)
+                .isEqualTo(CascadeTimer.position(bucket.number, i));
+          } else {
+            assertThat(bucket.slots[i]).as("the hole of timer %d stays", i).isNull();
+          }
+        }
+      }
+      CascadeInvariants.check(queue);
+    }
   }
 
   /**
