@@ -12,8 +12,8 @@ package io.github.timerqueue.cascade;
  * holes, compact the bucket, moving its last timers into the holes; a full array with fewer holes
  * is doubled, so a bucket of timers that come and go keeps its array's size. A compaction moves
  * at most one timer per hole, so at most as many as there were removals since the last one, and
- * reads at most four slots per hole: it costs {@code O(1)} amortized per cancel. A cascade or firing reads the slots in order, from contiguous memory,
- * skipping holes.
+ * reads at most four slots per hole: it costs {@code O(1)} amortized per cancel. A cascade or
+ * firing reads the slots in order, from contiguous memory, skipping holes.
  */
 final class Bucket extends SlotBucket {
   /*
