@@ -151,9 +151,9 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    *   moving a slot down a level or firing it is a dependent cache miss per timer, the next
    *   address known only once the last timer arrived. Here a bucket is a chain of 16-slot chunks
    *   of one paged store (Bucket, Slab): a timer records its slab slot and the slab the bucket of
-   *   each chunk, a cancel writes only to the timer, and emptying a bucket reads its slots in order, a cache line of
-   *   sixteen timer references at a time, so the processor fetches the timers' own lines many at
-   *   once.
+   *   each chunk, a cancel writes only to the timer, and emptying a bucket reads its slots in
+   *   order, a cache line of sixteen timer references at a time, so the processor fetches the
+   *   timers' own lines many at once.
    *   Holes left by cancels are bounded by compaction (see Bucket); chunks of emptied buckets go
    *   back to the slab's free chain and buckets of emptied slots to a spare list, so a steady
    *   flow of timers allocates nothing. A cancel marks only the timer and leaves a stale
