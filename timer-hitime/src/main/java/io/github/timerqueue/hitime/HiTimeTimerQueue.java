@@ -314,7 +314,11 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
     owned.setDeadline(deadline);
     long tick = filingTick(deadline);
     TimerBucket<T> to = bucketAt(tick);
-    if (to == from && to.isFull()) {
+    // Fullness is tested first: a bucket is seldom full, so that branch is predicted, where whether
+    // the timer stays in its bucket (a third of the moves of deadlines spread widely) is a coin
+    // toss: tested first, it was mispredicted often enough to cost 15% of a reschedule's time with
+    // every timer in the cache, and made reschedule dearer than cancel and re-arm.
+    if (to.isFull() && to == from) {
       // Cleared first, so that the compaction that makes room cannot meet the timer twice.
       from.vacate(slot);
       to.append(owned, tick);
