@@ -189,6 +189,14 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
   final long resolution;
   /** log2 of the resolution if it is a power of two, else -1. */
   private final int resolutionShift;
+  /** The start time, from which the queue counts time. */
+  private final long startTime;
+  /**
+   * {@link #resolutionShift} while the clock is less than 2<sup>63</sup> units from its start,
+   * else -1: while it is not -1, a timer's tick is worked out from its deadline with a subtraction
+   * and a shift ({@link #tickOf(long)}).
+   */
+  private int tickShift;
   /** The last tick that starts on the clock: {@code tick * resolution} does not pass 2^64 - 1. */
   private final long lastTickOnClock;
   /** The most whole ticks that {@code Long.MAX_VALUE} units hold. */
@@ -223,6 +231,8 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
     this.resolution = config.resolution();
     this.resolutionShift = Long.bitCount(resolution) == 1
         ? Long.numberOfTrailingZeros(resolution) : -1;
+    this.startTime = config.startTime();
+    this.tickShift = resolutionShift;
     this.lastTickOnClock = Long.divideUnsigned(-1L, resolution);
     this.maxTicksInLong = Long.MAX_VALUE / resolution;
     this.bins = (TimerBucket<T>[]) new TimerBucket<?>[BINS];
@@ -347,6 +357,9 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
     if (step > 0) {
       this.now = now;
       this.elapsed += step;
+      if (elapsed < 0) {
+        tickShift = -1;
+      }
       long tick = floorTick(elapsed);
       if (tick != nowTick) {
         moveClockTo(tick);
@@ -501,8 +514,7 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
    * the clock's, which files it as due.
    */
   private long filingTick(long deadline) {
-    long distance = deadline - now;
-    return distance <= 0 ? nowTick : ceilTick(keyAhead(elapsed, distance));
+    return deadline - now <= 0 ? nowTick : tickOf(deadline);
   }
 
   /**
@@ -858,8 +870,23 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
     return tickOf(timer.deadline());
   }
 
-  /** {@link #tickOf(HiTimeTimer)} of a timer with this deadline. */
+  /**
+   * {@link #tickOf(HiTimeTimer)} of a timer with this deadline, or the tick of a deadline ahead of
+   * the clock.
+   *
+   * <p>While the clock is less than 2<sup>63</sup> units from its start, no distance from the start
+   * time was ever saturated, as none of a deadline ahead can pass 2<sup>64</sup> - 1; the distance
+   * is then the deadline minus the start time, modulo 2<sup>64</sup>, and it is at least 1, since
+   * the tick of the timer is above the clock's. With a power of two for the resolution, it is
+   * rounded up to a tick with a shift: {@code ceil(key / 2^s) = ((key - 1) >>> s) + 1} for a key
+   * of 1 or more. That spares a reschedule, which works out two ticks, the unsigned comparison of
+   * the saturation and the multiplication that tests whether the key starts a tick.
+   */
   private long tickOf(long deadline) {
+    int shift = tickShift;
+    if (shift >= 0) {
+      return ((deadline - startTime - 1) >>> shift) + 1;
+    }
     long distance = deadline - now;
     return ceilTick(distance > 0 ? keyAhead(elapsed, distance) : elapsed + distance);
   }
