@@ -168,6 +168,8 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
   static final int BINS = Long.SIZE;
   /** Timers whose deadlines a re-examination reads ahead of filing them. */
   static final int LOOKAHEAD = 32;
+  /** Slots that a compacting bucket scans for timers before moving them (TimerBucket). */
+  static final int COMPACTED_STRETCH = 64;
   /**
    * The fewest timers of a bin in tick order that a re-examination files by searching for the end
    * of each stretch ({@link #reexamineSorted}) rather than by reading every timer. Each probe of
@@ -222,6 +224,8 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
   TimerBucket<T> firing;
   int size;
   private boolean advancing;
+  /** The numbers of the slots that hold timers, a stretch at a time, in a bucket compacting. */
+  final int[] takenSlots = new int[COMPACTED_STRETCH];
   /** The deadlines of the next {@link #LOOKAHEAD} timers of the bin being re-examined. */
   private final long[] lookahead = new long[LOOKAHEAD];
 

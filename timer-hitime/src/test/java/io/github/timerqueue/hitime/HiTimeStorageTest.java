@@ -338,6 +338,39 @@ class HiTimeStorageTest {
   }
 
   @Test
+  void aBucketThatGrowsWithHolesPacksItsTimersInOrderIntoTheLargerArray() {
+    HiTimeTimerQueue<Integer> queue = queue();
+    List<HiTimeTimer<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < 1_000; i++) {
+      timers.add(timer(queue.schedule(10_000, i)));
+    }
+    SplittableRandom random = new SplittableRandom(11);
+    List<Integer> kept = new ArrayList<>();
+    for (HiTimeTimer<Integer> timer : timers) {
+      if (random.nextInt(10) == 0) {
+        queue.cancel(timer);
+      } else {
+        kept.add(timer.payload());
+      }
+    }
+    // More than half the slots still hold timers when the append finds the array full, so the
+    // bucket grows, and the timers are packed over the holes, in order, into the new array.
+    HiTimeTimer<Integer>[] before = queue.bins[13].slots;
+    for (int i = 1_000; i < 1_100; i++) {
+      queue.schedule(10_000, i);
+      kept.add(i);
+    }
+    TimerBucket<Integer> bin = queue.bins[13];
+    assertThat(bin.slots).as("grown").isNotSameAs(before).hasSize(2 * before.length);
+    assertThat(bin.tail).as("no hole left").isEqualTo(bin.size).isEqualTo(kept.size());
+    HiTimeInvariants.check(queue);
+
+    List<Integer> fired = new ArrayList<>();
+    queue.advance(10_000, timer -> fired.add(timer.payload()));
+    assertThat(fired).isEqualTo(kept);
+  }
+
+  @Test
   void aBinIsCreatedWhenTheFirstTimerGoesThere() {
     HiTimeTimerQueue<Integer> queue = queue();
     assertThat(queue.bins).containsOnlyNulls();
