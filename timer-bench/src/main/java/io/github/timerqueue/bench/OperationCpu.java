@@ -6,8 +6,8 @@ import java.util.Arrays;
 
 /**
  * Thread CPU time per operation of schedule+cancel ({@link ScheduleCancelBenchmark}) or reschedule
- * ({@link RescheduleBenchmark}), with the same draws, through the same {@link Timers} adapters, for
- * several contenders in one JVM. Each round runs every contender in turn, in an order that
+ * ({@link RescheduleBenchmark}), calling the benchmark methods themselves, set up as JMH sets them
+ * up, for several contenders in one JVM. Each round runs every contender in turn, in an order that
  * reverses from round to round, and reads the thread's CPU clock around it: a thread's CPU time
  * hardly moves when other processes take the processors, where the wall-clock times of JMH on a
  * shared machine do. For each contender it prints the median time per operation over the rounds
@@ -86,57 +86,42 @@ public final class OperationCpu {
     return sorted[sorted.length / 2];
   }
 
-  /** One contender, filled as {@link TimerBenchmark} fills it, with the workload's own draws. */
+  /** One contender: the JMH benchmark itself, set up as JMH sets it up. */
   private static final class Contender {
-    private final String name;
-    private final int pending;
-    private final boolean reschedule;
-    private final Timers timers;
-    private final SlotSequence slots;
-    private final DelaySequence delays;
-    private final long now;
+    private final RescheduleBenchmark rescheduling;
+    private final ScheduleCancelBenchmark scheduling;
 
     Contender(String name, int pending, boolean reschedule) {
-      this.name = name;
-      this.pending = pending;
-      this.reschedule = reschedule;
-      int cycle = Scenario.cycle(pending);
-      // The seeds of RescheduleBenchmark and ScheduleCancelBenchmark.
-      long seed = Scenario.SEED + (reschedule ? 3 : 1);
-      delays = DelaySequence.uniform(
-          cycle + 1, Scenario.RESOLUTION, Scenario.WIDE_RANGE, seed);
-      slots = SlotSequence.uniform(cycle, pending, seed + 1);
-      timers = Contenders.create(name, pending);
-      long filledAt = Scenario.START_TIME + Scenario.RESOLUTION;
-      for (int slot = 0; slot < pending; slot++) {
-        timers.schedule(slot, filledAt + delays.next());
+      TimerBenchmark benchmark;
+      if (reschedule) {
+        rescheduling = new RescheduleBenchmark();
+        scheduling = null;
+        benchmark = rescheduling;
+      } else {
+        rescheduling = null;
+        scheduling = new ScheduleCancelBenchmark();
+        benchmark = scheduling;
       }
-      if (timers.advance(filledAt, delays) != 0) {
-        throw new IllegalStateException(name + " fired timers that were not due");
-      }
-      now = filledAt;
+      benchmark.strategy = name;
+      benchmark.pending = pending;
+      benchmark.setUp();
     }
 
     void run(int operations) {
-      if (reschedule) {
+      if (rescheduling != null) {
         for (int i = 0; i < operations; i++) {
-          timers.reschedule(slots.next(), now + delays.next());
+          rescheduling.reschedule();
         }
       } else {
         for (int i = 0; i < operations; i++) {
-          int slot = slots.next();
-          timers.cancel(slot);
-          timers.schedule(slot, now + delays.next());
+          scheduling.scheduleCancel();
         }
       }
     }
 
-    /** Fails if the contender lost or gained timers, as TimerBenchmark's tear-down does. */
+    /** Fails if the contender lost or gained timers, as the benchmark's tear-down does. */
     void check() {
-      if (timers.size() != pending) {
-        throw new IllegalStateException(
-            name + " holds " + timers.size() + " timers, but the workload keeps " + pending);
-      }
+      (rescheduling != null ? rescheduling : scheduling).tearDown();
     }
   }
 }
