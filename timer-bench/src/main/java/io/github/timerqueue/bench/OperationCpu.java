@@ -2,92 +2,126 @@ package io.github.timerqueue.bench;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 /**
- * Thread CPU time per operation of {@link ScheduleCancelBenchmark} and {@link RescheduleBenchmark}
- * on one contender, filled and driven exactly as JMH drives them, but timed by the JVM's clock of
- * this thread's CPU time. Unlike JMH's wall-clock scores, that clock hardly moves when other
- * processes take the processors, so two builds of a strategy, each run in its own JVM one after
- * the other, compare on a shared machine. One contender per JVM, as JMH forks one per contender,
- * so that the benchmark's calls into the strategy stay monomorphic. The two workloads alternate in
- * each round; the first round warms the code up and is not printed.
+ * Thread CPU time per operation of schedule+cancel ({@link ScheduleCancelBenchmark}) or reschedule
+ * ({@link RescheduleBenchmark}), calling the benchmark methods themselves, set up as JMH sets them
+ * up, for several contenders in one JVM. Each round runs every contender in turn, in an order that
+ * reverses from round to round, and reads the thread's CPU clock around it: a thread's CPU time
+ * hardly moves when other processes take the processors, where the wall-clock times of JMH on a
+ * shared machine do. For each contender it prints the median time per operation over the rounds
+ * and the median, over the rounds, of its time divided by the last contender's in the same round.
+ * The first quarter of the rounds warms the code up and is not counted.
  *
  * <pre>
- * java -cp timer-bench/target/benchmarks.jar io.github.timerqueue.bench.OperationCpu \
- *     strategy [pending] [operations per round] [rounds]
+ * java -Xms2g -Xmx2g -cp timer-bench/target/benchmarks.jar \
+ *     io.github.timerqueue.bench.OperationCpu reschedule hitime,agrona 1000000 500000 24
  * </pre>
  *
- * Defaults: 10,000 pending timers, 20,000,000 operations per round, 7 rounds. Prints, per
- * workload, the least and the median of the rounds' CPU nanoseconds per operation.
+ * Arguments: the workload ({@code schedule-cancel} or {@code reschedule}), the contenders
+ * (comma-separated; the last is the reference of the ratios), the pending timers, the operations
+ * per contender and round, and the rounds.
  */
 public final class OperationCpu {
   private OperationCpu() {}
 
   /**
-   * Measures and prints, as described above.
+   * Runs the rounds and prints one line per contender.
    *
-   * @param args a strategy, optionally pending timers, operations per round and rounds
+   * @param args the workload, contenders, pending timers, operations per round and rounds
+   * @throws IllegalArgumentException if an argument is missing or not understood
    * @throws UnsupportedOperationException if this JVM cannot read a thread's CPU time
    */
   public static void main(String[] args) {
-    String strategy = args[0];
-    int pending = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
-    long operations = args.length > 2 ? Long.parseLong(args[2]) : 20_000_000;
-    int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 7;
+    if (args.length != 5) {
+      throw new IllegalArgumentException("expected: schedule-cancel|reschedule contender,..."
+          + " pending operations rounds; got " + Arrays.toString(args));
+    }
+    boolean reschedule = switch (args[0]) {
+      case "reschedule" -> true;
+      case "schedule-cancel" -> false;
+      default -> throw new IllegalArgumentException(
+          "workload '" + args[0] + "': expected schedule-cancel or reschedule");
+    };
+    String[] names = args[1].split(",");
+    int pending = Integer.parseInt(args[2]);
+    int operations = Integer.parseInt(args[3]);
+    int rounds = Integer.parseInt(args[4]);
     ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
-    if (!cpu.isCurrentThreadCpuTimeSupported()) {
+    if (!cpu.isThreadCpuTimeSupported()) {
       throw new UnsupportedOperationException("this JVM cannot read a thread's CPU time");
     }
-    ScheduleCancelBenchmark scheduleCancel = new ScheduleCancelBenchmark();
-    RescheduleBenchmark reschedule = new RescheduleBenchmark();
-    for (TimerBenchmark benchmark : List.of(scheduleCancel, reschedule)) {
-      benchmark.strategy = strategy;
+    cpu.setThreadCpuTimeEnabled(true);
+
+    int count = names.length;
+    Contender[] contenders = new Contender[count];
+    for (int i = 0; i < count; i++) {
+      contenders[i] = new Contender(names[i], pending, reschedule);
+    }
+    double[][] nanos = new double[count][rounds];
+    for (int round = 0; round < rounds; round++) {
+      for (int turn = 0; turn < count; turn++) {
+        int i = round % 2 == 0 ? turn : count - 1 - turn;
+        long start = cpu.getCurrentThreadCpuTime();
+        contenders[i].run(operations);
+        nanos[i][round] = (cpu.getCurrentThreadCpuTime() - start) / (double) operations;
+      }
+    }
+    int warm = rounds / 4;
+    for (int i = 0; i < count; i++) {
+      double[] ratios = new double[rounds - warm];
+      for (int round = warm; round < rounds; round++) {
+        ratios[round - warm] = nanos[i][round] / nanos[count - 1][round];
+      }
+      contenders[i].check();
+      System.out.printf("%s %s %,d pending: %.2f ns/op, %.3f x %s%n", args[0], names[i], pending,
+          median(Arrays.copyOfRange(nanos[i], warm, rounds)), median(ratios), names[count - 1]);
+    }
+  }
+
+  private static double median(double[] values) {
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    return sorted[sorted.length / 2];
+  }
+
+  /** One contender: the JMH benchmark itself, set up as JMH sets it up. */
+  private static final class Contender {
+    private final RescheduleBenchmark rescheduling;
+    private final ScheduleCancelBenchmark scheduling;
+
+    Contender(String name, int pending, boolean reschedule) {
+      TimerBenchmark benchmark;
+      if (reschedule) {
+        rescheduling = new RescheduleBenchmark();
+        scheduling = null;
+        benchmark = rescheduling;
+      } else {
+        rescheduling = null;
+        scheduling = new ScheduleCancelBenchmark();
+        benchmark = scheduling;
+      }
+      benchmark.strategy = name;
       benchmark.pending = pending;
       benchmark.setUp();
     }
-    List<Double> scheduleCancelCpu = new ArrayList<>();
-    List<Double> rescheduleCpu = new ArrayList<>();
-    for (int round = 0; round <= rounds; round++) {
-      long start = cpu.getCurrentThreadCpuTime();
-      scheduleCancels(scheduleCancel, operations);
-      long middle = cpu.getCurrentThreadCpuTime();
-      reschedules(reschedule, operations);
-      long end = cpu.getCurrentThreadCpuTime();
-      if (round > 0) {
-        scheduleCancelCpu.add((middle - start) / (double) operations);
-        rescheduleCpu.add((end - middle) / (double) operations);
+
+    void run(int operations) {
+      if (rescheduling != null) {
+        for (int i = 0; i < operations; i++) {
+          rescheduling.reschedule();
+        }
+      } else {
+        for (int i = 0; i < operations; i++) {
+          scheduling.scheduleCancel();
+        }
       }
     }
-    scheduleCancel.tearDown();
-    reschedule.tearDown();
-    System.out.printf("%s pending=%d scheduleCancel min %.1f median %.1f"
-            + " | reschedule min %.1f median %.1f (CPU ns/op)%n", strategy, pending,
-        least(scheduleCancelCpu), median(scheduleCancelCpu), least(rescheduleCpu),
-        median(rescheduleCpu));
-  }
 
-  private static void scheduleCancels(ScheduleCancelBenchmark benchmark, long operations) {
-    for (long op = 0; op < operations; op++) {
-      benchmark.scheduleCancel();
+    /** Fails if the contender lost or gained timers, as the benchmark's tear-down does. */
+    void check() {
+      (rescheduling != null ? rescheduling : scheduling).tearDown();
     }
-  }
-
-  private static void reschedules(RescheduleBenchmark benchmark, long operations) {
-    for (long op = 0; op < operations; op++) {
-      benchmark.reschedule();
-    }
-  }
-
-  private static double least(List<Double> values) {
-    return values.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
-  }
-
-  private static double median(List<Double> values) {
-    double[] sorted = values.stream().mapToDouble(Double::doubleValue).toArray();
-    Arrays.sort(sorted);
-    return sorted[sorted.length / 2];
   }
 }

@@ -377,22 +377,33 @@ final class TimerBucket<T> {
   private void compactInto(HiTimeTimer<T>[] target) {
     HiTimeTimer<T>[] source = slots;
     boolean inPlace = target == source;
+    int[] taken = owner.takenSlots;
     int packed = 0;
     int firstMoved = tail;
-    for (int index = head; index < tail; index++) {
-      HiTimeTimer<T> timer = source[index];
-      if (timer != null) {
+    for (int start = head; start < tail; start += taken.length) {
+      int end = Math.min(start + taken.length, tail);
+      // First the numbers of the slots that hold timers, with no branch on whether each does:
+      // holes left by cancels at random would mispredict it every other slot.
+      int count = 0;
+      for (int index = start; index < end; index++) {
+        taken[count] = index;
+        count += source[index] != null ? 1 : 0;
+      }
+      for (int i = 0; i < count; i++) {
+        int index = taken[i];
         if (index != packed) {
           firstMoved = Math.min(firstMoved, packed);
-          if (inPlace) {
-            source[index] = null;
-          }
-          target[packed] = timer;
+          target[packed] = source[index];
         } else if (!inPlace) {
-          target[packed] = timer;
+          target[packed] = source[index];
         }
         packed++;
       }
+    }
+    if (inPlace) {
+      // Every slot below packed now holds a timer; those from packed on held only timers that
+      // moved down, or holes.
+      Arrays.fill(source, packed, tail, null);
     }
     // A second pass, because each reference stored above runs G1's write barrier, whose fence
     // would make each of these writes, a cache miss, complete before the next could start; here

@@ -211,16 +211,29 @@ class HiTimeRandomizedTest {
    * with one TTL the bins stay in tick order, which a re-examination files stretch by stretch;
    * cancels leave holes in them, and with more TTLs, or reschedules to other TTLs, bins fall out
    * of order and are filed timer by timer. Advancing by whole resolutions, {@code hitime} fires in
-   * each advance exactly what the exact {@code heap} fires.
+   * each advance exactly what the exact {@code heap} fires. The clock first moves {@code
+   * headStart} units with no timer pending: a few thousand ticks short of 2<sup>63</sup> units
+   * from the start, the clock passes that point with timers pending, where a power of two for the
+   * resolution stops deriving ticks from the deadline by a shift.
    */
   @ParameterizedTest
-  @CsvSource({"1, 1", "1, 1000", "2, 1", "3, 7"})
+  @CsvSource({
+    "1, 1, 0",
+    "1, 1000, 0",
+    "2, 1, 0",
+    "3, 7, 0",
+    "1, 1024, 9223372036849655808",
+    "3, 1024, 9223372036849655808",
+    "2, 1, 9223372036854770808",
+  })
   void timersFlowingWithFewTtlsFireInEachAdvanceExactlyWhatTheExactHeapFires(
-      int ttls, long resolution) {
+      int ttls, long resolution, long headStart) {
     SplittableRandom random = new SplittableRandom(31L * ttls + resolution);
     TimerConfig config = TimerConfig.builder().startTime(0).resolution(resolution).build();
     HiTimeTimerQueue<Integer> hitime = new HiTimeTimerQueue<>(config);
     TimerQueue<Integer> heap = TimerQueues.create("heap", config);
+    assertThat(hitime.advance(headStart, timer -> {})).isZero();
+    assertThat(heap.advance(headStart, timer -> {})).isZero();
     long[] choices = new long[ttls];
     for (int i = 0; i < ttls; i++) {
       choices[i] = resolution * random.nextLong(300, 3_000) + random.nextLong(resolution);

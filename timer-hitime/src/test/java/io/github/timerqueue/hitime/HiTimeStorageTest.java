@@ -310,28 +310,64 @@ class HiTimeStorageTest {
   @Test
   void compactionKeepsTheArmingOrderSoTimersWithEqualDeadlinesStillFireFirstInFirstOut() {
     HiTimeTimerQueue<Integer> queue = queue();
+    List<Integer> kept = armThenCancelAtRandom(queue, 7, true);
+    // Appending to the bin now finds it full of holes, and compacts it in place.
+    HiTimeTimer<Integer>[] before = queue.bins[13].slots;
+    armHundredMore(queue, kept);
+    assertThat(queue.bins[13].slots).as("compacted, not grown").isSameAs(before);
+    HiTimeInvariants.check(queue);
+
+    assertFiresInOrder(queue, kept);
+  }
+
+  @Test
+  void aBucketThatGrowsWithHolesPacksItsTimersInOrderIntoTheLargerArray() {
+    HiTimeTimerQueue<Integer> queue = queue();
+    List<Integer> kept = armThenCancelAtRandom(queue, 11, false);
+    // More than half the slots still hold timers when the append finds the array full, so the
+    // bucket grows, and the timers are packed over the holes, in order, into the new array.
+    HiTimeTimer<Integer>[] before = queue.bins[13].slots;
+    armHundredMore(queue, kept);
+    TimerBucket<Integer> bin = queue.bins[13];
+    assertThat(bin.slots).as("grown").isNotSameAs(before).hasSize(2 * before.length);
+    assertThat(bin.tail).as("no hole left").isEqualTo(bin.size).isEqualTo(kept.size());
+    HiTimeInvariants.check(queue);
+
+    assertFiresInOrder(queue, kept);
+  }
+
+  /**
+   * Arms 1,000 timers at 10,000 (bin 13, an array of 1,024 slots), then cancels at random nine in
+   * ten of them if {@code keepFew}, else one in ten; returns the payloads of those kept, in order.
+   */
+  private static List<Integer> armThenCancelAtRandom(
+      HiTimeTimerQueue<Integer> queue, long seed, boolean keepFew) {
     List<HiTimeTimer<Integer>> timers = new ArrayList<>();
     for (int i = 0; i < 1_000; i++) {
       timers.add(timer(queue.schedule(10_000, i)));
     }
-    SplittableRandom random = new SplittableRandom(7);
+    SplittableRandom random = new SplittableRandom(seed);
     List<Integer> kept = new ArrayList<>();
     for (HiTimeTimer<Integer> timer : timers) {
-      if (random.nextInt(10) == 0) {
+      if ((random.nextInt(10) == 0) == keepFew) {
         kept.add(timer.payload());
       } else {
         queue.cancel(timer);
       }
     }
-    // Appending to the bin now finds it full of holes, and compacts it in place.
-    HiTimeTimer<Integer>[] before = queue.bins[13].slots;
+    return kept;
+  }
+
+  /** Arms 100 more timers at 10,000, after those of {@code kept}, and adds them to it. */
+  private static void armHundredMore(HiTimeTimerQueue<Integer> queue, List<Integer> kept) {
     for (int i = 1_000; i < 1_100; i++) {
       queue.schedule(10_000, i);
       kept.add(i);
     }
-    assertThat(queue.bins[13].slots).as("compacted, not grown").isSameAs(before);
-    HiTimeInvariants.check(queue);
+  }
 
+  /** Advances to 10,000 and checks that exactly {@code kept} fire, in that order. */
+  private static void assertFiresInOrder(HiTimeTimerQueue<Integer> queue, List<Integer> kept) {
     List<Integer> fired = new ArrayList<>();
     queue.advance(10_000, timer -> fired.add(timer.payload()));
     assertThat(fired).isEqualTo(kept);
