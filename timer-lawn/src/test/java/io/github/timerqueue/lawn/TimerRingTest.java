@@ -16,7 +16,7 @@ class TimerRingTest {
   private final LawnTimerQueue<String> owner = new LawnTimerQueue<>(TimerConfig.defaults());
 
   private LawnTimer<String> timer(String payload) {
-    return new LawnTimer<>(owner.armedDue, payload);
+    return new LawnTimer<>(owner, payload);
   }
 
   /** The payloads first to last, after checking the ring's structure. */
@@ -372,13 +372,17 @@ class TimerRingTest {
     assertThat(ring.tail).isEqualTo(TimerRing.TICKET_LIMIT);
     assertThat(ring.tail - ring.head).as("not full").isLessThan(ring.slots.length);
     LawnTimer<String>[] slotsBefore = ring.slots.clone();
+    int[] numbersBefore = timers.stream().mapToInt(timer -> timer.ticket).toArray();
 
     LawnTimer<String> t6 = timer("t6");
     ring.append(t6);
 
-    assertThat(ring.head).isZero();
+    assertThat(ring.head).as("lowered below the window's size").isNotNegative()
+        .isLessThanOrEqualTo(ring.windowMask);
+    assertThat(timers).as("no timer touched").extracting(timer -> timer.ticket)
+        .containsExactly(Arrays.stream(numbersBefore).boxed().toArray(Integer[]::new));
     assertThat(contents(ring)).containsExactly("t0", "t2", "t4", "t5", "t3", "t6");
-    slotsBefore[(ring.headSlot + t6.ticket - ring.head) % ring.slots.length] = t6;
+    slotsBefore[(ring.headSlot + ring.tail - 1 - ring.head) % ring.slots.length] = t6;
     assertThat(ring.slots).as("no timer moved").containsExactly(slotsBefore);
     assertThat(ring.remove(timers.get(4))).isFalse();
     assertThat(ring.removeFirst()).isSameAs(timers.get(0));
