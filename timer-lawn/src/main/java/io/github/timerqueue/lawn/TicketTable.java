@@ -98,8 +98,8 @@ final class TicketTable<T> {
   }
 
   /** The numbers cut so far: for tests. */
-  int numbersCut() {
-    return cut << BLOCK_SHIFT;
+  long numbersCut() {
+    return (long) cut << BLOCK_SHIFT;
   }
 
   private int takeBlocks(int order) {

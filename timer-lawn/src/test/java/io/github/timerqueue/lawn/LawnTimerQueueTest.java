@@ -292,7 +292,7 @@ class LawnTimerQueueTest {
         }
         queues.add(queueOf(timers.get(timers.size() - 1)));
       }
-      int numbersCut = lawn.tickets.numbersCut();
+      long numbersCut = lawn.tickets.numbersCut();
 
       lawn.clear();
       LawnInvariants.check(lawn);

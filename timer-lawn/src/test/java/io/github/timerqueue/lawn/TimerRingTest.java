@@ -360,6 +360,42 @@ class TimerRingTest {
     assertThat(large.slots).hasSize(TimerRing.INITIAL_CAPACITY);
   }
 
+  @ParameterizedTest(name = "with stale slots: {0}")
+  @CsvSource({"true", "false"})
+  void aRingThatGrowsPastItsWindowRenumbersItsTimersInALargerOneAndGivesItsOwnBack(
+      boolean withStaleSlots) {
+    TimerRing<String> ring = new TimerRing<>(owner, true);
+    int oldStart = ring.windowStart;
+    int oldSize = ring.windowMask + 1;
+    List<LawnTimer<String>> timers = appendNew(ring, 42);
+    assertThat(ring.slots).as("full, and one more slot than that would not fit the window")
+        .hasSize(42);
+    assertThat(TimerRing.goal(40)).isGreaterThanOrEqualTo(oldSize);
+    List<LawnTimer<String>> expected = new ArrayList<>(timers);
+    if (withStaleSlots) {
+      // t5 leaves and joins again: its old slot is stale but still refers to it.
+      ring.remove(timers.get(7));
+      ring.remove(timers.get(5));
+      ring.append(timers.get(5));
+      expected.remove(timers.get(7));
+      expected.remove(timers.get(5));
+      expected.add(timers.get(5));
+    } else {
+      LawnTimer<String> last = timer("t42");
+      ring.append(last);
+      expected.add(last);
+    }
+
+    assertThat(ring.windowMask + 1).isGreaterThan(ring.slots.length).isGreaterThan(oldSize);
+    assertThat(LawnInvariants.checkRing(ring)).containsExactlyElementsOf(expected);
+    for (LawnTimer<String> timer : expected) {
+      assertThat(timer.ticket - ring.windowStart).isBetween(0, ring.windowMask);
+      assertThat(owner.ringOf(timer)).isSameAs(ring);
+    }
+    assertThat(owner.tickets.ringOf(oldStart)).as("the old window given back").isNull();
+    assertThat(timers.get(7).isPending()).isEqualTo(!withStaleSlots);
+  }
+
   @Test
   void atTheTicketLimitTheTicketsAreLoweredAndEveryTimerKeepsItsSlotAndPlace() {
     TimerRing<String> ring = new TimerRing<>(owner, true);
