@@ -1,9 +1,12 @@
 package io.github.timerqueue.lawn;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Checks the structure of a {@link LawnTimerQueue} after any operation, and names the first broken
@@ -13,7 +16,8 @@ import java.util.Map;
  *   <li>every ring's tickets in use fit its slots, its slots outside them are empty (but for the
  *       tail's, which may still refer to a timer that left), its first and last slots hold timers
  *       of the ring, and its size counts the slots that do; its window of ticket numbers has more
- *       numbers than it has slots, and the lawn's ticket table names the ring for each;
+ *       numbers than it has slots, and the lawn's ticket table names the ring for each, and no
+ *       ring but the lawn's for any number;
  *   <li>every TTL queue is non-empty and its span is its TTL times the resolution (saturated);
  *       in a queue of TTL 1 or more, timers are sorted by expiry from head to tail, each on the
  *       resolution's grid, not earlier than its deadline, and armed in a tick that has begun
@@ -166,6 +170,7 @@ final class LawnInvariants {
             + " indexed, mapped or shared");
       }
     }
+    checkTicketTable(queue, shared.keySet());
 
     long delay = queue.nextExpiryDelay();
     long expected;
@@ -284,6 +289,28 @@ final class LawnInvariants {
       throw broken(ring + " has size " + ring.size + " but holds " + timers.size() + " timers");
     }
     return timers;
+  }
+
+  /**
+   * Checks that the ticket table names no ring but the lawn's: those in the index, the shared ones,
+   * the spares and the ring of timers armed due. A ring dropped without giving its window back
+   * would stay reachable from the table, and its numbers lost.
+   */
+  private static <T> void checkTicketTable(LawnTimerQueue<T> queue, Set<TtlQueue<T>> shared) {
+    Set<TimerRing<T>> rings = Collections.newSetFromMap(new IdentityHashMap<>());
+    rings.add(queue.armedDue);
+    rings.addAll(shared);
+    for (int position = 0; position < queue.index.size(); position++) {
+      rings.add(queue.index.get(position));
+    }
+    rings.addAll(Arrays.asList(queue.spares).subList(0, queue.spareCount));
+    for (long number = 0; number < queue.tickets.numbersCut(); number += TicketTable.BLOCK) {
+      TimerRing<T> named = queue.tickets.ringOf((int) number);
+      if (named != null && !rings.contains(named)) {
+        throw broken("the ticket table gives the number " + number + " to " + named
+            + ", which is not a ring of the lawn");
+      }
+    }
   }
 
   /**
