@@ -155,9 +155,12 @@ import java.util.function.Consumer;
  * <h2>Memory</h2>
  * A 32-byte handle per timer (with compressed references), plus its queue's ring: at most seven
  * slots of a reference each for every four timers the queue held at its fullest, however many
- * timers are cancelled and armed again, and one per timer once a steady flow has trimmed it (39
- * bytes per timer in all with one or sixteen TTLs, measured at a million timers after filling and
- * after four million schedule+cancel operations, 36 once trimmed); a ring whose head has passed
+ * timers are cancelled and armed again, and one per timer once a steady flow has trimmed it,
+ * plus one reference of the {@link TicketTable} per 64 ticket numbers, of which a ring holds the
+ * smallest power of two above its slots, 64 at least (39.3 bytes per timer in all with one or
+ * sixteen TTLs, measured at a million timers after filling and after four million
+ * schedule+cancel operations, 0.3 more than a reference to the ring in each timer cost; 36 once
+ * trimmed); a ring whose head has passed
  * most of its timers gives the memory back, and an emptied queue kept as a spare keeps at most
  * {@value TimerRing#RETAINED_CAPACITY} slots. With one TTL per timer,
  * the case the lawn is not for, the timers share about {@code 2 sqrt(n)} queues: 38 bytes per
@@ -166,8 +169,9 @@ import java.util.function.Consumer;
  * operations with the clock moving, where cancelled timers wait in stale slots for their queue's
  * compaction and the shared queues have grown from 2,000 to 4,400, since a queue's latest expiry
  * never comes down. Timers armed in order of decreasing
- * expiry, each in a shared queue of its own, take about 170 bytes each: the queue object, its
- * ring of two slots and its entries in the index. A
+ * expiry, each in a shared queue of its own, take about 190 bytes each (189 measured at 200,000
+ * timers, 176 before the ticket table): the queue object, its ring of two slots, its entries in
+ * the index and its block of the ticket table. A
  * cancelled timer stays referenced by its stale slot until its queue's head passes it or the ring
  * is compacted (at the latest when the queue has had three sevenths of its ring's capacity of new
  * timers), and the last timer to leave the head of a full ring until the next one joins, so a
