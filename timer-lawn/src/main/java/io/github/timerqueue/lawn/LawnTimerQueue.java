@@ -93,9 +93,14 @@ import java.util.function.Consumer;
  *       now form one window, worked out when the clock moves or the queue changes, so the check
  *       is a subtraction and an unsigned comparison (the window is closed where that TTL's
  *       expiry would saturate, or its deadlines reach more than {@code Long.MAX_VALUE} ahead:
- *       those take the long way). Re-arming a timer in the ring it was in, and re-keying a queue
- *       in the index without moving it, store no reference, so they pay no garbage collector
- *       write barrier. A ring that flows steadily (as with a single TTL, or a periodic timer) is
+ *       those take the long way). A reference stored in an old object pays G1's post-write
+ *       barrier (a fence, and for a card not yet dirty the refinement queue), and a long-running
+ *       program's timers and rings are old: so a timer records no reference to its ring, which
+ *       the lawn finds from its ticket ({@link TicketTable}), and moving it to another ring
+ *       writes an {@code int} to it (a million tenured timers over sixteen TTLs, re-armed at
+ *       random, cost 179 ns of thread CPU per fired timer with a reference to the ring in each
+ *       timer, 69 without); re-keying a queue in the index without moving it stores no reference
+ *       either. A ring that flows steadily (as with a single TTL, or a periodic timer) is
  *       trimmed to fit its timers exactly and then turns in place: the timer that leaves its head
  *       is re-armed into the very slot it left, which already refers to it, so expiring and
  *       re-arming it stores no reference at all ({@link TimerRing}, "turning in place"). The
@@ -150,9 +155,12 @@ import java.util.function.Consumer;
  * <h2>Memory</h2>
  * A 32-byte handle per timer (with compressed references), plus its queue's ring: at most seven
  * slots of a reference each for every four timers the queue held at its fullest, however many
- * timers are cancelled and armed again, and one per timer once a steady flow has trimmed it (39
- * bytes per timer in all with one or sixteen TTLs, measured at a million timers after filling and
- * after four million schedule+cancel operations, 36 once trimmed); a ring whose head has passed
+ * timers are cancelled and armed again, and one per timer once a steady flow has trimmed it,
+ * plus one reference of the {@link TicketTable} per 64 ticket numbers, of which a ring holds the
+ * smallest power of two above its slots, 64 at least (39.3 bytes per timer in all with one or
+ * sixteen TTLs, measured at a million timers after filling and after four million
+ * schedule+cancel operations, 0.3 more than a reference to the ring in each timer cost; 36 once
+ * trimmed); a ring whose head has passed
  * most of its timers gives the memory back, and an emptied queue kept as a spare keeps at most
  * {@value TimerRing#RETAINED_CAPACITY} slots. With one TTL per timer,
  * the case the lawn is not for, the timers share about {@code 2 sqrt(n)} queues: 38 bytes per
@@ -161,14 +169,15 @@ import java.util.function.Consumer;
  * operations with the clock moving, where cancelled timers wait in stale slots for their queue's
  * compaction and the shared queues have grown from 2,000 to 4,400, since a queue's latest expiry
  * never comes down. Timers armed in order of decreasing
- * expiry, each in a shared queue of its own, take about 170 bytes each: the queue object, its
- * ring of two slots and its entries in the index. A
+ * expiry, each in a shared queue of its own, take about 190 bytes each (189 measured at 200,000
+ * timers, 176 before the ticket table): the queue object, its ring of two slots, its entries in
+ * the index and its block of the ticket table. A
  * cancelled timer stays referenced by its stale slot until its queue's head passes it or the ring
  * is compacted (at the latest when the queue has had three sevenths of its ring's capacity of new
  * timers), and the last timer to leave the head of a full ring until the next one joins, so a
  * dropped handle is not garbage at once, as it would be in {@code heap}. A handle in
- * turn keeps the last queue it was in reachable, for the queue that owns it; an emptied queue
- * that is not kept as a spare first lets go of its slots.
+ * turn keeps the queue that owns it reachable; an emptied queue that is not kept as a spare lets
+ * go of its slots and its ticket numbers.
  */
 final class LawnTimerQueue<T> extends AbstractTimerQueue<T, LawnTimer<T>> {
   /** How many emptied queue objects are kept for reuse. */
@@ -196,7 +205,12 @@ final class LawnTimerQueue<T> extends AbstractTimerQueue<T, LawnTimer<T>> {
   private long intoTick;
   private int size;
 
-  /** The non-empty TTL queues, by TTL. Package-private, like the fields below, for the tests. */
+  /**
+   * The ring of every pending timer, by its ticket: first, as every ring takes a window of it when
+   * it is made. Package-private, like the fields below, for the tests.
+   */
+  final TicketTable<T> tickets = new TicketTable<>();
+  /** The non-empty TTL queues, by TTL. */
   final LongObjectMap<TtlQueue<T>> queuesByTtl = new LongObjectMap<>();
   /** The queues that timers of TTLs without a queue of their own share, once the map is full. */
   final SharedQueues<T> shared = new SharedQueues<>(this);
@@ -204,8 +218,7 @@ final class LawnTimerQueue<T> extends AbstractTimerQueue<T, LawnTimer<T>> {
   final HeadIndex<T> index = new HeadIndex<>();
   /**
    * Timers armed with a deadline already due by a handler of the running advance, which must not
-   * fire in it: they join the queue of TTL 0 when it ends. Empty outside an advance. It is also the
-   * ring a new timer names before it is first armed, for its {@link TimerRing#owner}.
+   * fire in it: they join the queue of TTL 0 when it ends. Empty outside an advance.
    */
   final TimerRing<T> armedDue = new TimerRing<>(this, false);
   /**
@@ -519,14 +532,19 @@ final class LawnTimerQueue<T> extends AbstractTimerQueue<T, LawnTimer<T>> {
     return -1L;
   }
 
+  /** The ring a pending timer is in. */
+  TimerRing<T> ringOf(LawnTimer<T> timer) {
+    return tickets.ringOf(timer.ticket);
+  }
+
   @Override
   protected LawnTimer<T> newTimer(T payload) {
-    return new LawnTimer<>(armedDue, payload);
+    return new LawnTimer<>(this, payload);
   }
 
   @Override
   protected LawnTimer<T> ownedOrNull(TimerHandle<T> timer) {
-    return timer instanceof LawnTimer<T> owned && owned.ring.owner == this ? owned : null;
+    return timer instanceof LawnTimer<T> owned && owned.owner == this ? owned : null;
   }
 
   /**
@@ -537,7 +555,7 @@ final class LawnTimerQueue<T> extends AbstractTimerQueue<T, LawnTimer<T>> {
   @Override
   protected void remove(LawnTimer<T> timer) {
     size--;
-    TimerRing<T> ring = timer.ring;
+    TimerRing<T> ring = ringOf(timer);
     if (ring.remove(timer)) {
       firstLeft(ring);
     }

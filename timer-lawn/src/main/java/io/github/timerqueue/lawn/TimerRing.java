@@ -5,7 +5,7 @@ import java.util.function.Consumer;
 /**
  * A first-in, first-out sequence of timers in a ring of slots, from which any timer can be removed
  * in {@code O(1)} by writing to that timer alone. A timer is in at most one ring; its {@link
- * LawnTimer#ring} names the ring and its {@link LawnTimer#ticket} the slot.
+ * LawnTimer#ticket} names the ring and the slot, through the lawn's {@link TicketTable}.
  *
  * <p>Timers are numbered by <em>tickets</em>, counted up as they join. The tickets in use lie in
  * {@code [head, tail)}, in consecutive slots from {@link #headSlot}, wrapping at the end of the
@@ -13,7 +13,7 @@ import java.util.function.Consumer;
  * any length, not a power of two, so that a ring can fit its timers closely. A slot whose timer
  * has left the ring, or has left and joined again under a newer ticket, is <em>stale</em>:
  * removing a timer only marks the timer itself as out of the ring, and its slot is recognized as
- * stale by the timer's ring and ticket no longer naming it. Stale slots at either end are passed
+ * stale by the timer's ticket no longer naming it. Stale slots at either end are passed
  * (and emptied) at once, so the slots at {@code head} and {@code tail - 1} always hold timers of
  * the ring unless it is empty; those in the middle stay until the ring runs out of slots, or
  * until a removal leaves fewer timers than a quarter of the tickets in use (then the ring is
@@ -57,11 +57,18 @@ import java.util.function.Consumer;
  * cache miss; one per head, each behind the bookkeeping of the last, would be paid one at a time,
  * where the sweep's misses overlap. The heads that follow then find their timers in the cache.
  *
+ * <p>A timer does not record its ticket itself but its {@linkplain #numberOf number}: the ticket
+ * within the ring's window of the lawn's {@link TicketTable}, from which the lawn finds the ring.
+ * So joining another ring writes an {@code int} to the timer and no reference: a long-running
+ * program's timers are old objects, in which a reference store pays G1's post-write barrier, a
+ * fence and, for a card not yet dirty, a trip to the refinement queue. Only a ring that grows past
+ * its window takes a larger one and renumbers its timers ({@link #widenWindow}).
+ *
  * <p>Tickets are {@code int}s, to keep a {@link LawnTimer} small, and never negative, so that a
  * negative ticket can mean "not pending". A ring that has taken {@value #TICKET_LIMIT} tickets
  * without emptying, which restarts them at 0, is <em>rebased</em>: its tickets are lowered by its
- * head's, which leaves every timer in its slot and rewrites only the tickets of the timers it
- * holds, once per two billion appends.
+ * head's rounded down to a multiple of its window's size, which leaves every timer in its slot
+ * and with its number, so it touches no timer, once per billion appends.
  *
  * <p>A stale slot still refers to its timer, so a cancelled timer that the user drops stays
  * reachable until a sweep or the head passes its slot or a compaction clears it; the last head of
@@ -110,11 +117,14 @@ class TimerRing<T> {
    * after they joined, not in the short-lived ring of timers a handler arms due.
    */
   final boolean sweepsAhead;
-  /**
-   * The queue whose ring this is: through it a timer knows its owner, even after it left the ring
-   * ({@link LawnTimer#ring}). {@code null} only for a ring tested alone.
-   */
+  /** The queue whose ring this is. */
   final LawnTimerQueue<T> owner;
+  /** The lawn's table of ticket numbers, in which this ring holds a window. */
+  private final TicketTable<T> tickets;
+  /** The first number of the ring's window of {@link #tickets}. */
+  int windowStart;
+  /** The size of the window, a power of two larger than the slots, less one. */
+  int windowMask;
 
   /**
    * Creates an empty ring of a queue, which {@linkplain #sweepsAhead sweeps ahead} of its head or
@@ -123,8 +133,19 @@ class TimerRing<T> {
   @SuppressWarnings("unchecked")
   TimerRing(LawnTimerQueue<T> owner, boolean sweepsAhead) {
     this.owner = owner;
+    this.tickets = owner.tickets;
     this.sweepsAhead = sweepsAhead;
     slots = (LawnTimer<T>[]) new LawnTimer<?>[INITIAL_CAPACITY];
+    takeWindow(0);
+  }
+
+  /**
+   * The number a timer with {@code ticket} records ({@link LawnTimer#ticket}): the ticket within
+   * this ring's window. The tickets in use span at most the slots, fewer than the window's
+   * numbers, so they have distinct numbers, which no other ring's timers have.
+   */
+  final int numberOf(int ticket) {
+    return windowStart + (ticket & windowMask);
   }
 
   final boolean isEmpty() {
@@ -153,11 +174,7 @@ class TimerRing<T> {
     if (slots[slot] != timer) {
       slots[slot] = timer;
     }
-    if (timer.ring != this) {
-      // Re-armed in the ring it was in, it skips this store and its write barrier as well.
-      timer.ring = this;
-    }
-    timer.ticket = tail++;
+    timer.ticket = numberOf(tail++);
     size++;
   }
 
@@ -167,17 +184,17 @@ class TimerRing<T> {
    * @return whether it was the first timer
    */
   final boolean remove(LawnTimer<T> timer) {
-    int ticket = timer.ticket;
+    int number = timer.ticket;
     timer.ticket = LawnTimer.NOT_PENDING;
     if (--size == 0) {
       clearSlots();
       return true;
     }
-    if (ticket == head) {
+    if (number == numberOf(head)) {
       passStaleHead();
       return true;
     }
-    if (ticket == tail - 1) {
+    if (number == numberOf(tail - 1)) {
       passStaleTail();
     } else if (size < (tail - head) >>> 2 && tail - head > SWEEP_SLOTS) {
       dropStale();
@@ -202,7 +219,7 @@ class TimerRing<T> {
   /** Whether {@code slot} holds the timer with {@code ticket}. */
   private boolean holds(int slot, int ticket) {
     LawnTimer<T> timer = slots[slot];
-    return timer != null && timer.ring == this && timer.ticket == ticket;
+    return timer != null && timer.ticket == numberOf(ticket);
   }
 
   /**
@@ -359,23 +376,60 @@ class TimerRing<T> {
 
   /**
    * Lets go of the slots of an empty ring that grew beyond {@link #RETAINED_CAPACITY}, so that a
-   * ring kept for reuse does not hold on to the memory of a burst long gone. The allocation this
-   * makes is paid for by the appends that grew the ring.
+   * ring kept for reuse does not hold on to the memory of a burst long gone, nor to a window of
+   * numbers that a ring of its slots does not need. The allocation this makes is paid for by the
+   * appends that grew the ring.
    */
   @SuppressWarnings("unchecked")
   final void release() {
     if (slots.length > RETAINED_CAPACITY) {
       slots = (LawnTimer<T>[]) new LawnTimer<?>[INITIAL_CAPACITY];
     }
+    int order = TicketTable.orderFor(slots.length);
+    if (windowMask >= TicketTable.BLOCK << order) {
+      // Empty: no timer records a number of the window.
+      tickets.give(windowStart, windowMask + 1);
+      takeWindow(order);
+    }
   }
 
   /**
-   * Lets go of the slots of an empty ring that its queue drops: a timer that was in it may outlive
-   * it, and refers to it ({@link LawnTimer#ring}), but only for its {@link #owner}.
+   * Lets go of the slots and the window of an empty ring that its queue drops, for good: a timer
+   * that was in it may outlive it, but no longer names it.
    */
-  @SuppressWarnings("unchecked")
   final void discard() {
-    slots = (LawnTimer<T>[]) new LawnTimer<?>[INITIAL_CAPACITY];
+    slots = newSlots(INITIAL_CAPACITY);
+    tickets.give(windowStart, windowMask + 1);
+    windowMask = -1;
+  }
+
+  /** Takes a window of {@code 2^order} blocks of {@link #tickets} for this ring. */
+  private void takeWindow(int order) {
+    windowStart = tickets.take(order, this);
+    windowMask = (TicketTable.BLOCK << order) - 1;
+  }
+
+  /**
+   * Moves the ring to a window with more numbers than {@code capacity}, if its own has not, before
+   * it grows to that many slots: renumbers its timers, stale slots staying stale, and gives the
+   * old window back.
+   */
+  private void widenWindow(int capacity) {
+    if (capacity <= windowMask) {
+      return;
+    }
+    int oldStart = windowStart;
+    int oldMask = windowMask;
+    takeWindow(TicketTable.orderFor(capacity));
+    int slot = headSlot;
+    for (int ticket = head; ticket != tail; ticket++) {
+      LawnTimer<T> timer = slots[slot];
+      if (timer != null && timer.ticket == oldStart + (ticket & oldMask)) {
+        timer.ticket = numberOf(ticket);
+      }
+      slot = next(slot);
+    }
+    tickets.give(oldStart, oldMask + 1);
   }
 
   /**
@@ -391,10 +445,13 @@ class TimerRing<T> {
       int goal = goal(size);
       if (goal <= slots.length) {
         compactInto(slots);
-      } else if (size == tail - head) {
-        resize(goal);
       } else {
-        compactInto(newSlots(goal));
+        widenWindow(goal);
+        if (size == tail - head) {
+          resize(goal);
+        } else {
+          compactInto(newSlots(goal));
+        }
       }
     }
     startTurn();
@@ -425,7 +482,7 @@ class TimerRing<T> {
         LawnTimer<T> timer = slots[slot];
         if (target != slots || into != slot) {
           target[into] = timer;
-          timer.ticket = next;
+          timer.ticket = numberOf(next);
         }
         next++;
         into = into + 1 == target.length ? 0 : into + 1;
@@ -499,23 +556,17 @@ class TimerRing<T> {
   }
 
   /**
-   * Lowers every ticket by the head's, so that the head's becomes 0: each timer stays in its slot,
-   * and only the tickets of the timers the ring holds change. A stale slot stays stale, because its
-   * timer's ticket, if it is in this ring, is lowered by as much.
+   * Lowers every ticket by the head's rounded down to a multiple of the window's size, so that the
+   * head's falls below that size: each timer stays in its slot and keeps its {@linkplain #numberOf
+   * number}, so none is touched, and a stale slot stays stale.
    */
   private void rebase() {
-    int base = head;
-    int slot = headSlot;
-    for (int ticket = head; ticket != tail; ticket++) {
-      if (holds(slot, ticket)) {
-        slots[slot].ticket = ticket - base;
-      }
-      slot = next(slot);
-    }
+    // Below the window's size, at most 2^29, so the tail, at most that many slots further, ends
+    // up below 2^30.
+    int base = head & ~windowMask;
     head -= base;
     tail -= base;
-    // What was swept is swept again, which is harmless; it keeps sweptTo within the tickets.
-    sweptTo = head;
+    sweptTo -= base;
   }
 
   /** Starts the tickets of an empty ring at {@code ticket}: for tests of the rebase. */

@@ -1,9 +1,12 @@
 package io.github.timerqueue.lawn;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Checks the structure of a {@link LawnTimerQueue} after any operation, and names the first broken
@@ -12,7 +15,9 @@ import java.util.Map;
  * <ul>
  *   <li>every ring's tickets in use fit its slots, its slots outside them are empty (but for the
  *       tail's, which may still refer to a timer that left), its first and last slots hold timers
- *       of the ring, and its size counts the slots that do;
+ *       of the ring, and its size counts the slots that do; its window of ticket numbers has more
+ *       numbers than it has slots, and the lawn's ticket table names the ring for each, and no
+ *       ring but the lawn's for any number;
  *   <li>every TTL queue is non-empty and its span is its TTL times the resolution (saturated);
  *       in a queue of TTL 1 or more, timers are sorted by expiry from head to tail, each on the
  *       resolution's grid, not earlier than its deadline, and armed in a tick that has begun
@@ -26,7 +31,7 @@ import java.util.Map;
  *   <li>the shared queues are ordered by their latest expiry, latest first, and by rank, lowest
  *       first; each holds timers sorted by expiry, none later than its latest, and is in the index
  *       exactly while it is not empty;
- *   <li>each pending timer is in exactly one ring of its queue, which its {@code ring} field names;
+ *   <li>each pending timer is in exactly one ring of its queue, which its ticket names;
  *   <li>{@code size()} is the number of timers in the queues; no timer armed due by a handler is
  *       still set apart once the advance is over;
  *   <li>spare queues are empty and in neither the map nor the index;
@@ -165,6 +170,7 @@ final class LawnInvariants {
             + " indexed, mapped or shared");
       }
     }
+    checkTicketTable(queue, shared.keySet());
 
     long delay = queue.nextExpiryDelay();
     long expected;
@@ -223,8 +229,11 @@ final class LawnInvariants {
       TimerRing<T> ring, LawnTimerQueue<T> queue, Map<LawnTimer<T>, TimerRing<T>> seen) {
     List<LawnTimer<T>> timers = checkRing(ring);
     for (LawnTimer<T> timer : timers) {
-      if (timer.ring.owner != queue) {
+      if (timer.owner != queue) {
         throw broken(ring + " holds " + timer + " of another queue");
+      }
+      if (queue.ringOf(timer) != ring) {
+        throw broken(ring + " holds " + timer + " whose ticket names " + queue.ringOf(timer));
       }
       TimerRing<T> other = seen.put(timer, ring);
       if (other != null) {
@@ -245,6 +254,7 @@ final class LawnInvariants {
   static <T> List<LawnTimer<T>> checkRing(TimerRing<T> ring) {
     LawnTimer<T>[] slots = ring.slots;
     int capacity = slots.length;
+    checkWindow(ring);
     if (capacity < 1 || ring.headSlot < 0 || ring.headSlot >= capacity) {
       throw broken(ring + " has " + capacity + " slots and its head in slot " + ring.headSlot);
     }
@@ -259,7 +269,7 @@ final class LawnInvariants {
       int slot = (int) ((ring.headSlot + ticket - ring.head) % capacity);
       inUse[slot] = true;
       LawnTimer<T> timer = slots[slot];
-      if (timer != null && timer.ring == ring && timer.ticket == ticket) {
+      if (timer != null && timer.ticket == ring.numberOf((int) ticket)) {
         timers.add(timer);
       } else if (ticket == ring.head || ticket == ring.tail - 1) {
         throw broken(ring + " has a stale slot at its end, ticket " + ticket);
@@ -269,7 +279,7 @@ final class LawnInvariants {
     for (int slot = 0; slot < capacity; slot++) {
       if (!inUse[slot] && slots[slot] != null) {
         LawnTimer<T> timer = slots[slot];
-        if (slot != tailSlot || (timer.ring == ring && timer.isPending())) {
+        if (slot != tailSlot || (timer.isPending() && ring.owner.ringOf(timer) == ring)) {
           throw broken(ring + " refers to " + timer + " from slot " + slot
               + ", outside its tickets");
         }
@@ -279,6 +289,48 @@ final class LawnInvariants {
       throw broken(ring + " has size " + ring.size + " but holds " + timers.size() + " timers");
     }
     return timers;
+  }
+
+  /**
+   * Checks that the ticket table names no ring but the lawn's: those in the index, the shared ones,
+   * the spares and the ring of timers armed due. A ring dropped without giving its window back
+   * would stay reachable from the table, and its numbers lost.
+   */
+  private static <T> void checkTicketTable(LawnTimerQueue<T> queue, Set<TtlQueue<T>> shared) {
+    Set<TimerRing<T>> rings = Collections.newSetFromMap(new IdentityHashMap<>());
+    rings.add(queue.armedDue);
+    rings.addAll(shared);
+    for (int position = 0; position < queue.index.size(); position++) {
+      rings.add(queue.index.get(position));
+    }
+    rings.addAll(Arrays.asList(queue.spares).subList(0, queue.spareCount));
+    for (long number = 0; number < queue.tickets.numbersCut(); number += TicketTable.BLOCK) {
+      TimerRing<T> named = queue.tickets.ringOf((int) number);
+      if (named != null && !rings.contains(named)) {
+        throw broken("the ticket table gives the number " + number + " to " + named
+            + ", which is not a ring of the lawn");
+      }
+    }
+  }
+
+  /**
+   * Checks that a ring's window of ticket numbers is a power of two of at least a block, with more
+   * numbers than the ring has slots, and that the lawn's ticket table names the ring for each.
+   */
+  private static <T> void checkWindow(TimerRing<T> ring) {
+    int size = ring.windowMask + 1;
+    if (Integer.bitCount(size) != 1 || size < TicketTable.BLOCK || size <= ring.slots.length
+        || ring.windowStart < 0 || ring.windowStart % TicketTable.BLOCK != 0) {
+      throw broken(ring + " has the window of " + size + " numbers from " + ring.windowStart
+          + " for " + ring.slots.length + " slots");
+    }
+    for (int block = 0; block < size; block += TicketTable.BLOCK) {
+      TimerRing<T> named = ring.owner.tickets.ringOf(ring.windowStart + block);
+      if (named != ring) {
+        throw broken(ring + " has the number " + (ring.windowStart + block) + " in its window,"
+            + " which the table gives " + named);
+      }
+    }
   }
 
   /** {@code ttl * resolution}, or {@code 2^64 - 1} if that does not fit in 64 unsigned bits. */

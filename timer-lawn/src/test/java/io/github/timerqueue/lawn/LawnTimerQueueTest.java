@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import io.github.timerqueue.TimerConfig;
 import io.github.timerqueue.TimerHandle;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -33,7 +35,12 @@ class LawnTimerQueueTest {
 
   /** The queue a pending timer waits in. */
   static TtlQueue<?> queueOf(TimerHandle<?> timer) {
-    return (TtlQueue<?>) ((LawnTimer<?>) timer).ring;
+    assertThat(timer.isPending()).as("pending").isTrue();
+    return queueOf((LawnTimer<?>) timer);
+  }
+
+  private static <T> TtlQueue<?> queueOf(LawnTimer<T> timer) {
+    return (TtlQueue<?>) timer.owner.ringOf(timer);
   }
 
   /** The payloads of a TTL queue, head to tail. */
@@ -275,22 +282,34 @@ class LawnTimerQueueTest {
     }
 
     @Test
-    void anEmptiedQueueThatIsNotKeptLetsGoOfItsSlotsWhichItsTimersStillReach() {
+    void anEmptiedQueueThatIsNotKeptLetsGoOfItsSlotsAndItsTicketNumbers() {
       LawnTimerQueue<String> lawn = lawn(0, 1);
       List<TimerHandle<String>> timers = new ArrayList<>();
+      Set<TtlQueue<?>> queues = Collections.newSetFromMap(new IdentityHashMap<>());
       for (int ttl = 1; ttl <= LawnTimerQueue.SPARE_QUEUES + 1; ttl++) {
         for (int i = 0; i <= TimerRing.RETAINED_CAPACITY; i++) {
           timers.add(lawn.schedule(ttl, "t" + ttl + "." + i));
         }
+        queues.add(queueOf(timers.get(timers.size() - 1)));
       }
+      long numbersCut = lawn.tickets.numbersCut();
 
       lawn.clear();
       LawnInvariants.check(lawn);
 
       assertThat(lawn.spareCount).isEqualTo(LawnTimerQueue.SPARE_QUEUES);
+      assertThat(queues).hasSize(LawnTimerQueue.SPARE_QUEUES + 1);
+      for (int spare = 0; spare < lawn.spareCount; spare++) {
+        queues.remove(lawn.spares[spare]);
+      }
+      TtlQueue<?> dropped = queues.iterator().next();
+      assertThat(dropped.slots).hasSize(TimerRing.INITIAL_CAPACITY);
+      assertThat(dropped.windowMask).as("no window").isEqualTo(-1);
+      for (int number = 0; number < numbersCut; number += TicketTable.BLOCK) {
+        assertThat(lawn.tickets.ringOf(number)).isNotSameAs(dropped);
+      }
       for (TimerHandle<String> timer : timers) {
         assertThat(timer.isPending()).isFalse();
-        assertThat(((LawnTimer<String>) timer).ring.slots).hasSize(TimerRing.INITIAL_CAPACITY);
       }
     }
 

@@ -16,7 +16,7 @@ class TimerRingTest {
   private final LawnTimerQueue<String> owner = new LawnTimerQueue<>(TimerConfig.defaults());
 
   private LawnTimer<String> timer(String payload) {
-    return new LawnTimer<>(owner.armedDue, payload);
+    return new LawnTimer<>(owner, payload);
   }
 
   /** The payloads first to last, after checking the ring's structure. */
@@ -360,6 +360,42 @@ class TimerRingTest {
     assertThat(large.slots).hasSize(TimerRing.INITIAL_CAPACITY);
   }
 
+  @ParameterizedTest(name = "with stale slots: {0}")
+  @CsvSource({"true", "false"})
+  void aRingThatGrowsPastItsWindowRenumbersItsTimersInALargerOneAndGivesItsOwnBack(
+      boolean withStaleSlots) {
+    TimerRing<String> ring = new TimerRing<>(owner, true);
+    int oldStart = ring.windowStart;
+    int oldSize = ring.windowMask + 1;
+    List<LawnTimer<String>> timers = appendNew(ring, 42);
+    assertThat(ring.slots).as("full, and one more slot than that would not fit the window")
+        .hasSize(42);
+    assertThat(TimerRing.goal(40)).isGreaterThanOrEqualTo(oldSize);
+    List<LawnTimer<String>> expected = new ArrayList<>(timers);
+    if (withStaleSlots) {
+      // t5 leaves and joins again: its old slot is stale but still refers to it.
+      ring.remove(timers.get(7));
+      ring.remove(timers.get(5));
+      ring.append(timers.get(5));
+      expected.remove(timers.get(7));
+      expected.remove(timers.get(5));
+      expected.add(timers.get(5));
+    } else {
+      LawnTimer<String> last = timer("t42");
+      ring.append(last);
+      expected.add(last);
+    }
+
+    assertThat(ring.windowMask + 1).isGreaterThan(ring.slots.length).isGreaterThan(oldSize);
+    assertThat(LawnInvariants.checkRing(ring)).containsExactlyElementsOf(expected);
+    for (LawnTimer<String> timer : expected) {
+      assertThat(timer.ticket - ring.windowStart).isBetween(0, ring.windowMask);
+      assertThat(owner.ringOf(timer)).isSameAs(ring);
+    }
+    assertThat(owner.tickets.ringOf(oldStart)).as("the old window given back").isNull();
+    assertThat(timers.get(7).isPending()).isEqualTo(!withStaleSlots);
+  }
+
   @Test
   void atTheTicketLimitTheTicketsAreLoweredAndEveryTimerKeepsItsSlotAndPlace() {
     TimerRing<String> ring = new TimerRing<>(owner, true);
@@ -372,13 +408,17 @@ class TimerRingTest {
     assertThat(ring.tail).isEqualTo(TimerRing.TICKET_LIMIT);
     assertThat(ring.tail - ring.head).as("not full").isLessThan(ring.slots.length);
     LawnTimer<String>[] slotsBefore = ring.slots.clone();
+    int[] numbersBefore = timers.stream().mapToInt(timer -> timer.ticket).toArray();
 
     LawnTimer<String> t6 = timer("t6");
     ring.append(t6);
 
-    assertThat(ring.head).isZero();
+    assertThat(ring.head).as("lowered below the window's size").isNotNegative()
+        .isLessThanOrEqualTo(ring.windowMask);
+    assertThat(timers).as("no timer touched").extracting(timer -> timer.ticket)
+        .containsExactly(Arrays.stream(numbersBefore).boxed().toArray(Integer[]::new));
     assertThat(contents(ring)).containsExactly("t0", "t2", "t4", "t5", "t3", "t6");
-    slotsBefore[(ring.headSlot + t6.ticket - ring.head) % ring.slots.length] = t6;
+    slotsBefore[(ring.headSlot + ring.tail - 1 - ring.head) % ring.slots.length] = t6;
     assertThat(ring.slots).as("no timer moved").containsExactly(slotsBefore);
     assertThat(ring.remove(timers.get(4))).isFalse();
     assertThat(ring.removeFirst()).isSameAs(timers.get(0));
