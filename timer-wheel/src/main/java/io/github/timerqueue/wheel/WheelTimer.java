@@ -83,7 +83,8 @@ final class WheelTimer<T> extends AbstractTimerHandle<T> {
 
   /**
    * The bucket it is in, which it must be: pending and in no short list. A pending timer is in one
-   * if and only if {@code !}{@link #isListed()}.
+   * if and only if {@code !}{@link #isListed()}. For tests: the wheel, which knows it owns the
+   * timer, asks its slab directly.
    */
   Bucket<T> bucket() {
     return owner().slab.bucketOf(slot);
