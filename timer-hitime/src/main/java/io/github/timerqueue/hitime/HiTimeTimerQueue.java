@@ -704,8 +704,9 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
     // With a power of two for the resolution, a timer's tick is the clock's plus its distance
     // past the end of the clock's tick in whole ticks, rounded up: a subtraction and a shift,
     // where tickOf tests the sign, saturates and multiplies back. That distance neither overflows
-    // nor saturates while the clock is less than 2^63 units from its start (see reexamine).
-    int shift = elapsed >= 0 ? resolutionShift : -1;
+    // nor saturates while the clock is less than 2^63 units from its start (see reexamine), which
+    // is when tickShift is not -1.
+    int shift = tickShift;
     long dueEnd = now - (elapsed - tick * resolution);
     // The bins filed into, marked in the bitmap once at the end rather than at each timer.
     long filled = 0;
