@@ -5,23 +5,26 @@ import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 
 /**
- * Thread CPU time per operation of schedule+cancel ({@link ScheduleCancelBenchmark}) or reschedule
- * ({@link RescheduleBenchmark}), calling the benchmark methods themselves, set up as JMH sets them
- * up, for several contenders in one JVM. Each round runs every contender in turn, in an order that
- * reverses from round to round, and reads the thread's CPU clock around it: a thread's CPU time
- * hardly moves when other processes take the processors, where the wall-clock times of JMH on a
- * shared machine do. For each contender it prints the median time per operation over the rounds
- * and the median, over the rounds, of its time divided by the last contender's in the same round.
- * The first quarter of the rounds warms the code up and is not counted.
+ * Thread CPU time per operation of schedule+cancel ({@link ScheduleCancelBenchmark}), reschedule
+ * ({@link RescheduleBenchmark}), or per fired timer of the expiry flow ({@link ExpireBenchmark})
+ * and the TTL flows at one and sixteen TTLs ({@link TtlExpireBenchmark}), calling the benchmark
+ * methods themselves, set up as JMH sets them up, for several contenders in one JVM. Each round
+ * runs every contender in turn, in an order that reverses from round to round, and reads the
+ * thread's CPU clock around it: a thread's CPU time hardly moves when other processes take the
+ * processors, where the wall-clock times of JMH on a shared machine do. For each contender it
+ * prints the median time per operation (per fired timer for the flows) over the rounds and the
+ * median, over the rounds, of its time divided by the last contender's in the same round. The
+ * first quarter of the rounds warms the code up and is not counted.
  *
  * <pre>
  * java -Xms2g -Xmx2g -cp timer-bench/target/benchmarks.jar \
  *     io.github.timerqueue.bench.OperationCpu reschedule hitime,agrona 1000000 500000 24
  * </pre>
  *
- * Arguments: the workload ({@code schedule-cancel} or {@code reschedule}), the contenders
- * (comma-separated; the last is the reference of the ratios), the pending timers, the operations
- * per contender and round, and the rounds.
+ * Arguments: the workload ({@code schedule-cancel}, {@code reschedule}, {@code expire}, {@code
+ * ttl1} or {@code ttl16}), the contenders (comma-separated; the last is the reference of the
+ * ratios), the pending timers, the operations per contender and round (advances, for the flows),
+ * and the rounds.
  */
 public final class OperationCpu {
   private OperationCpu() {}
@@ -35,15 +38,10 @@ public final class OperationCpu {
    */
   public static void main(String[] args) {
     if (args.length != 5) {
-      throw new IllegalArgumentException("expected: schedule-cancel|reschedule contender,..."
-          + " pending operations rounds; got " + Arrays.toString(args));
+      throw new IllegalArgumentException("expected: schedule-cancel|reschedule|expire|ttl1|ttl16"
+          + " contender,... pending operations rounds; got " + Arrays.toString(args));
     }
-    boolean reschedule = switch (args[0]) {
-      case "reschedule" -> true;
-      case "schedule-cancel" -> false;
-      default -> throw new IllegalArgumentException(
-          "workload '" + args[0] + "': expected schedule-cancel or reschedule");
-    };
+    String workload = args[0];
     String[] names = args[1].split(",");
     int pending = Integer.parseInt(args[2]);
     int operations = Integer.parseInt(args[3]);
@@ -57,15 +55,15 @@ public final class OperationCpu {
     int count = names.length;
     Contender[] contenders = new Contender[count];
     for (int i = 0; i < count; i++) {
-      contenders[i] = new Contender(names[i], pending, reschedule);
+      contenders[i] = new Contender(workload, names[i], pending);
     }
     double[][] nanos = new double[count][rounds];
     for (int round = 0; round < rounds; round++) {
       for (int turn = 0; turn < count; turn++) {
         int i = round % 2 == 0 ? turn : count - 1 - turn;
         long start = cpu.getCurrentThreadCpuTime();
-        contenders[i].run(operations);
-        nanos[i][round] = (cpu.getCurrentThreadCpuTime() - start) / (double) operations;
+        long counted = contenders[i].run(operations);
+        nanos[i][round] = (cpu.getCurrentThreadCpuTime() - start) / (double) counted;
       }
     }
     int warm = rounds / 4;
@@ -88,40 +86,52 @@ public final class OperationCpu {
 
   /** One contender: the JMH benchmark itself, set up as JMH sets it up. */
   private static final class Contender {
-    private final RescheduleBenchmark rescheduling;
-    private final ScheduleCancelBenchmark scheduling;
+    private final TimerBenchmark benchmark;
+    private final FiredTimers fired = new FiredTimers();
 
-    Contender(String name, int pending, boolean reschedule) {
-      TimerBenchmark benchmark;
-      if (reschedule) {
-        rescheduling = new RescheduleBenchmark();
-        scheduling = null;
-        benchmark = rescheduling;
-      } else {
-        rescheduling = null;
-        scheduling = new ScheduleCancelBenchmark();
-        benchmark = scheduling;
-      }
+    Contender(String workload, String name, int pending) {
+      benchmark = switch (workload) {
+        case "schedule-cancel" -> new ScheduleCancelBenchmark();
+        case "reschedule" -> new RescheduleBenchmark();
+        case "expire" -> new ExpireBenchmark();
+        case "ttl1", "ttl16" -> {
+          TtlExpireBenchmark ttl = new TtlExpireBenchmark();
+          ttl.ttls = workload.equals("ttl1") ? 1 : 16;
+          yield ttl;
+        }
+        default -> throw new IllegalArgumentException("workload '" + workload
+            + "': expected schedule-cancel, reschedule, expire, ttl1 or ttl16");
+      };
       benchmark.strategy = name;
       benchmark.pending = pending;
       benchmark.setUp();
     }
 
-    void run(int operations) {
-      if (rescheduling != null) {
+    /** Runs {@code operations} operations; returns what the time is divided by. */
+    long run(int operations) {
+      if (benchmark instanceof RescheduleBenchmark rescheduling) {
         for (int i = 0; i < operations; i++) {
           rescheduling.reschedule();
         }
-      } else {
+        return operations;
+      }
+      if (benchmark instanceof ScheduleCancelBenchmark scheduling) {
         for (int i = 0; i < operations; i++) {
           scheduling.scheduleCancel();
         }
+        return operations;
       }
+      FlowBenchmark flow = (FlowBenchmark) benchmark;
+      long before = fired.fired;
+      for (int i = 0; i < operations; i++) {
+        flow.advanceOneResolution(fired);
+      }
+      return Math.max(1, fired.fired - before);
     }
 
     /** Fails if the contender lost or gained timers, as the benchmark's tear-down does. */
     void check() {
-      (rescheduling != null ? rescheduling : scheduling).tearDown();
+      benchmark.tearDown();
     }
   }
 }
