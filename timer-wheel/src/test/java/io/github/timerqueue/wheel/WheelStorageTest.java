@@ -17,13 +17,20 @@ import org.junit.jupiter.api.Test;
  */
 class WheelStorageTest {
 
+  /** Schedules {@code count} timers at {@code deadline}, with payloads 0, 1, 2, ... */
+  private static List<TimerHandle<Integer>> scheduleAt(
+      TimingWheel<Integer> wheel, long deadline, int count) {
+    List<TimerHandle<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      timers.add(wheel.schedule(deadline, i));
+    }
+    return timers;
+  }
+
   @Test
   void cancellingMostTimersOfABucketCompactsItKeepingTheOrderAndGivesBackItsChunks() {
     TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
-    List<TimerHandle<Integer>> timers = new ArrayList<>();
-    for (int i = 0; i < 1_000; i++) {
-      timers.add(wheel.schedule(100, i));
-    }
+    List<TimerHandle<Integer>> timers = scheduleAt(wheel, 100, 1_000);
     Bucket<Integer> bucket = ((WheelTimer<Integer>) timers.get(0)).bucket();
     assertThat(bucket.fill).isEqualTo(1_000);
     int chunksInUse = wheel.slab.chunks() - wheel.slab.freeChunks;
@@ -59,10 +66,7 @@ class WheelStorageTest {
   @Test
   void aBucketIsCompactedAtTheFirstRemovalThatLeavesMoreThanThreeHolesPerTimer() {
     TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
-    List<TimerHandle<Integer>> timers = new ArrayList<>();
-    for (int i = 0; i < 64; i++) {
-      timers.add(wheel.schedule(100, i));
-    }
+    List<TimerHandle<Integer>> timers = scheduleAt(wheel, 100, 64);
     Bucket<Integer> bucket = ((WheelTimer<Integer>) timers.get(0)).bucket();
     assertThat(bucket.fill).isEqualTo(64);
     // 48 cancels leave 48 holes for 16 timers, three per timer: not yet compacted, although one
