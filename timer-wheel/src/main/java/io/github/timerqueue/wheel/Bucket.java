@@ -38,14 +38,18 @@ import java.util.function.Consumer;
  * removal: per removal, it reads at most 4/3 slots and their timers and moves at most 1/3 timer.
  *
  * <p>Why three holes per timer and not one: compacting is most of what a cancel or reschedule
- * costs among a million timers, since each slot it reads, hole or not, reads the timer named
- * there (a cache miss) to tell a stale reference. With one hole per timer, measured per
- * reschedule at a million timers, it read about two slots and moved about one timer, and a
- * reschedule cost about 1.4 times what it costs with three (thread CPU time, {@code
- * OperationCpu}); five or eight holes per timer measured no faster than three, within the noise,
- * while the slab of a bucket may hold more slots. The price is memory after heavy churn: up to
- * four slots (16 bytes) per timer in a bucket instead of two, about two and a half on average
- * under random cancels; the slots of a filled wheel, before any cancel, are unchanged.
+ * costs among a million timers beyond the timer's own cache miss, since each slot it reads, hole
+ * or not, reads the timer named there (another miss) to tell a stale reference. With one hole per
+ * timer it read about two slots and moved about one timer per reschedule, and a reschedule cost
+ * 1.2 to 1.6 times what it costs with three (thread CPU time, {@code OperationCpu}, a million
+ * timers); five or eight holes per timer measured no faster than three, within the noise, while
+ * a bucket may hold more slots. The price is memory after heavy churn: up to four slots (16
+ * bytes) per timer in a bucket instead of two; a filled wheel, before any cancel, is unchanged.
+ * Telling a hole without reading its timer needs a mark written at the removal, and every such
+ * mark measured slower than the reads it saves: clearing the slot (even deferred until after the
+ * next append), or a live bit per slot, in an array of its own or in one long per chunk with the
+ * chunk's bucket, all made a reschedule cost more, since the removal then stores to a line of its
+ * own and the append's post-write barrier fences until that store completes.
  *
  * <p>A slot of a level has a bucket only while it holds timers, and only from its fifth timer on
  * (its first ones are a short list of at most {@link Level#LIST_MAX}, which the {@link Level}
