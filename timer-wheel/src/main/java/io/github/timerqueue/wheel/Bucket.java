@@ -24,17 +24,32 @@ import java.util.function.Consumer;
  * another, to a bucket) runs G1's post-write barrier, whose fence waits for every earlier store,
  * the missed one included: a cancel followed by a schedule paid a memory round trip for a slot
  * nobody reads until the bucket is compacted or emptied. The cost is that a cancelled timer (and
- * its payload) stays reachable from the slab until then: at most as many stale references as the
- * bucket has timers (the hole bound below), and none once the bucket empties.
+ * its payload) stays reachable from the slab until then: at most {@value #HOLES_PER_TIMER} stale
+ * references per timer of the bucket (the hole bound below), and none once the bucket empties.
  *
- * <p>Holes are bounded: a bucket that empties gives all its chunks back; one with more holes than
- * timers (and at least {@value #SPARSE_FILL} filled slots) is compacted, keeping the order and
- * giving back the chunks it no longer needs (and clearing the stale references). So a bucket with {@code n} timers has at most {@code
- * max(n, SPARSE_FILL - 1)} holes, at most two slots per timer, except the firing batch while it
- * is handed out (its holes are the timers already handed out; it empties by the end of the
- * advance) and a bucket being drained. Compacting moves each timer it keeps once (writing its new
- * slot to it) and follows at least as many removals as it keeps timers, so it costs {@code O(1)}
- * amortized per removal.
+ * <p>Holes are bounded: a bucket that empties gives all its chunks back; one with more than
+ * {@value #HOLES_PER_TIMER} holes per timer (and at least {@value #SPARSE_FILL} filled slots) is
+ * compacted, keeping the order and giving back the chunks it no longer needs (and clearing the
+ * stale references). So a bucket with {@code n} timers has at most {@code max(3n, SPARSE_FILL -
+ * 1)} holes, at most four slots per timer, except the firing batch while it is handed out (its
+ * holes are the timers already handed out; it empties by the end of the advance) and a bucket
+ * being drained. Compacting moves each timer it keeps once (writing its new slot to it) and
+ * follows at least three removals per timer it keeps, so it costs {@code O(1)} amortized per
+ * removal: per removal, it reads at most 4/3 slots and their timers and moves at most 1/3 timer.
+ *
+ * <p>Why three holes per timer and not one: compacting is most of what a cancel or reschedule
+ * costs among a million timers beyond the timer's own cache miss, since each slot it reads, hole
+ * or not, reads the timer named there (another miss) to tell a stale reference. With one hole per
+ * timer it read about two slots and moved about one timer per reschedule, and a reschedule cost
+ * 1.2 to 1.6 times what it costs with three (thread CPU time, {@code OperationCpu}, a million
+ * timers); five or eight holes per timer measured no faster than three, within the noise, while
+ * a bucket may hold more slots. The price is memory after heavy churn: up to four slots (16
+ * bytes) per timer in a bucket instead of two; a filled wheel, before any cancel, is unchanged.
+ * Telling a hole without reading its timer needs a mark written at the removal, and every such
+ * mark measured slower than the reads it saves: clearing the slot (even deferred until after the
+ * next append), or a live bit per slot, in an array of its own or in one long per chunk with the
+ * chunk's bucket, all made a reschedule cost more, since the removal then stores to a line of its
+ * own and the append's post-write barrier fences until that store completes.
  *
  * <p>A slot of a level has a bucket only while it holds timers, and only from its fifth timer on
  * (its first ones are a short list of at most {@link Level#LIST_MAX}, which the {@link Level}
@@ -44,6 +59,8 @@ import java.util.function.Consumer;
 final class Bucket<T> {
   /** Fewest filled slots at which a bucket is compacted for being sparse: two chunks. */
   static final int SPARSE_FILL = 2 * Slab.CHUNK;
+  /** The most holes per timer that a bucket of {@value #SPARSE_FILL} filled slots or more keeps. */
+  static final int HOLES_PER_TIMER = 3;
 
   /** The wheel that owns the bucket and its timers. */
   final TimingWheel<T> owner;
@@ -161,11 +178,12 @@ final class Bucket<T> {
   }
 
   /**
-   * Compacts the bucket if it has more holes than timers and at least {@value #SPARSE_FILL}
-   * filled slots; called after each removal, and after a batch was read slot by slot.
+   * Compacts the bucket if it has more than {@value #HOLES_PER_TIMER} holes per timer and at least
+   * {@value #SPARSE_FILL} filled slots; called after each removal, and after a batch was read
+   * slot by slot.
    */
   void compactIfSparse() {
-    if (fill >= SPARSE_FILL && fill - size > size) {
+    if (fill >= SPARSE_FILL && fill - size > HOLES_PER_TIMER * size) {
       compact();
     }
   }

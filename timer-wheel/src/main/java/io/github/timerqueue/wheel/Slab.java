@@ -18,8 +18,8 @@ import java.util.Arrays;
  * PAGE_SHIFT}, and the slab grows by one new page when the free chain runs out. A single array
  * grown by half, as before, copied the whole slab each time: at ten million timers a copy of 60
  * MB, a humongous allocation for G1 and a stall of the operation that happened to take the last
- * free chunk, repeated while the holes that cancels leave (at most one per timer, see {@link
- * Bucket}) took the slab from one to two slots per timer. A page is never copied or moved, so
+ * free chunk, repeated while the holes that cancels leave (a bounded number per timer, see {@link
+ * Bucket}) took the slab from one to several slots per timer. A page is never copied or moved, so
  * growing costs one allocation of a quarter of a megabyte whatever the size, and it wastes at most
  * one page. Only the first page starts small, at {@value #INITIAL_CHUNKS} chunks, and doubles by
  * copying until it is full, so that a wheel with a few timers does not pay for a whole page. It

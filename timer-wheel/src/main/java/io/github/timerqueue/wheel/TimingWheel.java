@@ -54,8 +54,9 @@ import java.util.function.Consumer;
  *       bytes in its bucket's chain of 16-slot chunks, all in pages of 65,536 slots that are
  *       added, never copied, when they run out and are reused as buckets fill and empty (the
  *       first page starts small and grows up to that size; at most four filled slots per timer
- *       in a bucket, usually one); per level and kind of slot (by key, coarse), allocated with
- *       its first timer, a bitmap of 2<sup>b<sub>i</sub></sup> bits and a table of references
+ *       in a bucket of 32 filled slots or more, usually one); per level and kind of slot (by
+ *       key, coarse), allocated with its first timer, a bitmap of 2<sup>b<sub>i</sub></sup> bits
+ *       and a table of references
  *       that covers the slots from the level's start to the farthest one used so far (at most
  *       2<sup>b<sub>i</sub></sup>), and a small bucket object per slot that holds five timers or
  *       more: a slot's first four timers are held by the table itself, linked through the timers,

@@ -15,7 +15,7 @@ import java.util.Map;
  *       from {@code fill} on are empty; each timer in it names that slab slot as its position,
  *       links to a level of this wheel and is in no other slot; its size counts them; an empty
  *       bucket has {@code fill == 0}, so no chunk; and its holes are bounded: at most {@code
- *       max(size, SPARSE_FILL - 1)}.
+ *       max(HOLES_PER_TIMER * size, SPARSE_FILL - 1)}.
  *   <li>Every chunk of the slab is in exactly one chain, a bucket's or the free one, whose
  *       chunks hold no timer and whose length is counted.
  *   <li>A slot holds a timer if and only if its bitmap bit is set; it holds a short list of one
@@ -163,7 +163,7 @@ final class TimingWheelInvariants {
         check(bucket.fill == 0, "empty " + name + " is filled to " + bucket.fill);
       }
       int holes = bucket.fill - timers;
-      check(holes <= Math.max(timers, Bucket.SPARSE_FILL - 1),
+      check(holes <= Math.max(Bucket.HOLES_PER_TIMER * timers, Bucket.SPARSE_FILL - 1),
           name + " has " + holes + " holes for " + timers + " timers");
       return timers;
     }

@@ -17,13 +17,20 @@ import org.junit.jupiter.api.Test;
  */
 class WheelStorageTest {
 
+  /** Schedules {@code count} timers at {@code deadline}, with payloads 0, 1, 2, ... */
+  private static List<TimerHandle<Integer>> scheduleAt(
+      TimingWheel<Integer> wheel, long deadline, int count) {
+    List<TimerHandle<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      timers.add(wheel.schedule(deadline, i));
+    }
+    return timers;
+  }
+
   @Test
   void cancellingMostTimersOfABucketCompactsItKeepingTheOrderAndGivesBackItsChunks() {
     TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
-    List<TimerHandle<Integer>> timers = new ArrayList<>();
-    for (int i = 0; i < 1_000; i++) {
-      timers.add(wheel.schedule(100, i));
-    }
+    List<TimerHandle<Integer>> timers = scheduleAt(wheel, 100, 1_000);
     Bucket<Integer> bucket = ((WheelTimer<Integer>) timers.get(0)).bucket();
     assertThat(bucket.fill).isEqualTo(1_000);
     int chunksInUse = wheel.slab.chunks() - wheel.slab.freeChunks;
@@ -34,12 +41,14 @@ class WheelStorageTest {
         wheel.cancel(timers.get(i));
         assertThat(bucket.fill - bucket.size)
             .as("holes after %d cancels", i + 1)
-            .isLessThanOrEqualTo(Math.max(bucket.size, Bucket.SPARSE_FILL - 1));
+            .isLessThanOrEqualTo(
+                Math.max(Bucket.HOLES_PER_TIMER * bucket.size, Bucket.SPARSE_FILL - 1));
       }
     }
     TimingWheelInvariants.check(wheel);
     assertThat(bucket.size).isEqualTo(100);
-    assertThat(bucket.fill).as("filled slots of 100 timers").isLessThanOrEqualTo(200);
+    assertThat(bucket.fill).as("filled slots of 100 timers")
+        .isLessThanOrEqualTo((1 + Bucket.HOLES_PER_TIMER) * 100);
     assertThat(wheel.slab.chunks() - wheel.slab.freeChunks)
         .as("chunks in use").isEqualTo(Bucket.chunksFor(bucket.fill));
 
@@ -52,6 +61,34 @@ class WheelStorageTest {
     assertThat(fired).as("arming order survives compaction").isEqualTo(expected);
     assertThat(wheel.slab.freeChunks).isEqualTo(wheel.slab.chunks());
     TimingWheelInvariants.check(wheel);
+  }
+
+  @Test
+  void aBucketIsCompactedAtTheFirstRemovalThatLeavesMoreThanThreeHolesPerTimer() {
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    List<TimerHandle<Integer>> timers = scheduleAt(wheel, 100, 64);
+    Bucket<Integer> bucket = ((WheelTimer<Integer>) timers.get(0)).bucket();
+    assertThat(bucket.fill).isEqualTo(64);
+    // 48 cancels leave 48 holes for 16 timers, three per timer: not yet compacted, although one
+    // hole per timer was passed long before.
+    for (int i = 0; i < 48; i++) {
+      wheel.cancel(timers.get(i));
+    }
+    assertThat(bucket.size).isEqualTo(16);
+    assertThat(bucket.fill).as("filled slots at three holes per timer").isEqualTo(64);
+    TimingWheelInvariants.check(wheel);
+
+    wheel.cancel(timers.get(48));
+    assertThat(bucket.fill).as("compacted at 49 holes for 15 timers").isEqualTo(15);
+    assertThat(wheel.slab.chunks() - wheel.slab.freeChunks).as("chunks in use").isOne();
+    TimingWheelInvariants.check(wheel);
+    List<Integer> fired = new ArrayList<>();
+    wheel.advance(100, timer -> fired.add(timer.payload()));
+    List<Integer> expected = new ArrayList<>();
+    for (int i = 49; i < 64; i++) {
+      expected.add(i);
+    }
+    assertThat(fired).as("arming order survives compaction").isEqualTo(expected);
   }
 
   @Test
@@ -72,15 +109,15 @@ class WheelStorageTest {
       TimingWheelInvariants.check(wheel);
     }
     assertThat(wheel.size()).isEqualTo(2_000);
-    // Each bucket holds at most two filled slots per timer, or fewer than two chunks' worth: with
-    // 2,000 timers that is at most 4,000 slots plus two chunks per occupied slot of the levels.
+    // Each bucket holds at most four filled slots per timer, or fewer than two chunks' worth: with
+    // 2,000 timers that is at most 8,000 slots plus two chunks per occupied slot of the levels.
     int occupiedBuckets = 0;
     for (Level<Integer> level : wheel.levels) {
       for (int slot = 0; slot <= level.slotMask; slot++) {
         occupiedBuckets += level.bucketAt(slot, false) != null ? 1 : 0;
       }
     }
-    int bound = 2 * 2_000 / Slab.CHUNK + 2 * occupiedBuckets;
+    int bound = (1 + Bucket.HOLES_PER_TIMER) * 2_000 / Slab.CHUNK + 2 * occupiedBuckets;
     assertThat(wheel.slab.chunks() - wheel.slab.freeChunks).isLessThanOrEqualTo(bound);
     assertThat(wheel.slab.chunks())
         .as("500,000 cancels and re-arms grow the slab by less than half again")
@@ -329,7 +366,8 @@ class WheelStorageTest {
     Bucket<Integer> due = wheel.due;
     assertThat(due.size).isEqualTo(10 + 190);
     assertThat(due.fill - due.size)
-        .isLessThanOrEqualTo(Math.max(due.size, Bucket.SPARSE_FILL - 1));
+        .isLessThanOrEqualTo(
+            Math.max(Bucket.HOLES_PER_TIMER * due.size, Bucket.SPARSE_FILL - 1));
 
     fired.clear();
     wheel.advance(1, timer -> fired.add(timer.payload()));
