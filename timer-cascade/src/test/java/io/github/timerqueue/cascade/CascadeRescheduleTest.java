@@ -11,7 +11,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Rescheduling refuses a pending handle of another queue before it changes anything, wherever the
- * new deadline would file the timer: in a full level bucket, the due bucket or the far bucket.
+ * new deadline would file the timer: in a full level bucket, the due bucket or the far bucket. A
+ * timer moved to a bucket with room is filed there before its old slot is emptied; into a full
+ * one, it leaves its slot first, so that the compaction that makes room cannot move it.
  */
 class CascadeRescheduleTest {
 
@@ -67,5 +69,70 @@ class CascadeRescheduleTest {
       CascadeInvariants.check(other);
       assertThat(other.cancel(foreign)).isTrue();
     }
+  }
+
+  @Test
+  void aTimerMovedWithinItsBucketWithRoomGoesToTheEndAndLeavesAHole() {
+    CascadeTimerQueue<Integer> mine = threeLevels();
+    List<TimerHandle<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      timers.add(mine.schedule(300 + i, i));
+    }
+    Bucket bucket = mine.levels[1].buckets[1];
+    assertThat(bucket.slots).hasSize(8);
+
+    assertThat(mine.reschedule(timers.get(1), 400)).isTrue();
+
+    assertThat(bucket.slots[1]).isNull();
+    assertThat(bucket.slots[5]).isSameAs(timers.get(1));
+    assertThat(timer(timers.get(1)).position).isEqualTo(bucket.positionOf(5));
+    assertThat(bucket.end).isEqualTo(6);
+    assertThat(bucket.live).isEqualTo(5);
+    assertThat(mine.size()).isEqualTo(6);
+    CascadeInvariants.check(mine);
+  }
+
+  @Test
+  void aTimerMovedWithinItsFullBucketLeavesItsSlotBeforeTheBucketMakesRoom() {
+    CascadeTimerQueue<Integer> mine = threeLevels();
+    List<TimerHandle<Integer>> timers = fillLevelOneBucketOne(mine);
+    Bucket bucket = mine.levels[1].buckets[1];
+    CascadeTimer<?>[] array = bucket.slots;
+    for (int i = 0; i < 32; i += 2) {
+      mine.cancel(timers.get(i));
+    }
+
+    // A quarter of the full array is holes: making room compacts it, with the timer's slot 1 a
+    // hole already, so the timer moved is in the bucket once, at the end.
+    assertThat(mine.reschedule(timers.get(1), 400)).isTrue();
+
+    assertThat(bucket.slots).isSameAs(array);
+    assertThat(bucket.live).isEqualTo(48);
+    assertThat(bucket.end).isEqualTo(48);
+    assertThat(bucket.slots[47]).isSameAs(timers.get(1));
+    assertThat(timer(timers.get(1)).position).isEqualTo(bucket.positionOf(47));
+    CascadeInvariants.check(mine);
+  }
+
+  @Test
+  void aTimerMovedBetweenLevelsAndTheFarBucketLeavesOnlyItsNewSlotFilled() {
+    CascadeTimerQueue<Integer> mine = threeLevels();
+    List<TimerHandle<Integer>> timers = fillLevelOneBucketOne(mine);
+    Bucket from = mine.levels[1].buckets[1];
+
+    assertThat(mine.reschedule(timers.get(3), 1L << 40)).isTrue();
+    assertThat(from.slots[3]).isNull();
+    assertThat(mine.where(timer(timers.get(3)))).isEqualTo(CascadeTimer.FAR);
+    assertThat(mine.far.slots[mine.slotOf(timer(timers.get(3)).position)])
+        .isSameAs(timers.get(3));
+    CascadeInvariants.check(mine);
+
+    assertThat(mine.reschedule(timers.get(3), 70_000)).isTrue();
+    assertThat(mine.far.live).isZero();
+    assertThat(mine.where(timer(timers.get(3)))).isEqualTo(2);
+    assertThat(mine.reschedule(timers.get(3), 0)).isTrue();
+    assertThat(mine.where(timer(timers.get(3)))).isEqualTo(CascadeTimer.DUE);
+    assertThat(mine.size()).isEqualTo(65);
+    CascadeInvariants.check(mine);
   }
 }
