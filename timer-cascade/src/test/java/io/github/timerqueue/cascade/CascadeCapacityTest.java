@@ -101,17 +101,21 @@ class CascadeCapacityTest {
     Bucket bucket = queue.levels[1].buckets[1];
     queue.cancel(timers.get(0));
     timers.add(queue.schedule(300, 63));
-    assertThat(bucket.end).isEqualTo(64);
-    assertThat(bucket.slots).hasSize(64);
+    assertArray(bucket, 64, 64, 63);
     queue.cancel(timers.get(1));
 
     // One hole in 64 slots: the array would double, but its slots would then pass the most.
     queue.schedule(300, 64);
 
-    assertThat(bucket.slots).hasSize(64);
-    assertThat(bucket.end).isEqualTo(63);
-    assertThat(bucket.live).isEqualTo(63);
+    assertArray(bucket, 64, 63, 63);
     CascadeInvariants.check(queue);
+  }
+
+  /** Asserts a bucket's array length, end and number of timers. */
+  private static void assertArray(SlotBucket bucket, int length, int end, int live) {
+    assertThat(bucket.slots).hasSize(length);
+    assertThat(bucket.end).isEqualTo(end);
+    assertThat(bucket.live).isEqualTo(live);
   }
 
   @Test
@@ -122,14 +126,12 @@ class CascadeCapacityTest {
       timers.add(queue.schedule(0, i));
     }
     DueBucket due = queue.due;
-    assertThat(due.slots).hasSize(64);
+    assertArray(due, 64, 64, 64);
     queue.cancel(timers.get(10));
 
     queue.schedule(0, 64);
 
-    assertThat(due.slots).hasSize(64);
-    assertThat(due.end).isEqualTo(64);
-    assertThat(due.live).isEqualTo(64);
+    assertArray(due, 64, 64, 64);
     CascadeInvariants.check(queue);
     List<Integer> fired = new ArrayList<>();
     queue.advance(0, timer -> fired.add(timer.payload()));

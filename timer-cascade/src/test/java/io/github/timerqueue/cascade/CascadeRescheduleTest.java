@@ -84,10 +84,7 @@ class CascadeRescheduleTest {
     assertThat(mine.reschedule(timers.get(1), 400)).isTrue();
 
     assertThat(bucket.slots[1]).isNull();
-    assertThat(bucket.slots[5]).isSameAs(timers.get(1));
-    assertThat(timer(timers.get(1)).position).isEqualTo(bucket.positionOf(5));
-    assertThat(bucket.end).isEqualTo(6);
-    assertThat(bucket.live).isEqualTo(5);
+    assertLast(bucket, timers.get(1), 6, 5);
     assertThat(mine.size()).isEqualTo(6);
     CascadeInvariants.check(mine);
   }
@@ -107,11 +104,16 @@ class CascadeRescheduleTest {
     assertThat(mine.reschedule(timers.get(1), 400)).isTrue();
 
     assertThat(bucket.slots).isSameAs(array);
-    assertThat(bucket.live).isEqualTo(48);
-    assertThat(bucket.end).isEqualTo(48);
-    assertThat(bucket.slots[47]).isSameAs(timers.get(1));
-    assertThat(timer(timers.get(1)).position).isEqualTo(bucket.positionOf(47));
+    assertLast(bucket, timers.get(1), 48, 48);
     CascadeInvariants.check(mine);
+  }
+
+  /** Asserts that a bucket ends at {@code end} with {@code timer}, and holds {@code live}. */
+  private static void assertLast(Bucket bucket, TimerHandle<Integer> timer, int end, int live) {
+    assertThat(bucket.end).isEqualTo(end);
+    assertThat(bucket.live).isEqualTo(live);
+    assertThat(bucket.slots[end - 1]).isSameAs(timer);
+    assertThat(timer(timer).position).isEqualTo(bucket.positionOf(end - 1));
   }
 
   @Test
