@@ -461,4 +461,32 @@ class CascadeStorageTest {
     assertThat(mineTimer.isPending()).isTrue();
     CascadeInvariants.check(mine);
   }
+
+  /**
+   * A compaction that moves more timers than it records positions for at once (a chunk of 64)
+   * records every moved timer's position.
+   */
+  @Test
+  void aCompactionMovingManyTimersRecordsEveryPosition() {
+    CascadeTimerQueue<Integer> queue = levelsUpTo(1 << 20);
+    List<TimerHandle<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < 512; i++) {
+      timers.add(queue.schedule(300 + i % 200, i));
+    }
+    Bucket bucket = queue.levels[1].buckets[1];
+    assertThat(bucket.slots).hasSize(512);
+    for (int i = 0; i < 200; i++) {
+      queue.cancel(timers.get(i));
+    }
+
+    queue.schedule(301, 512);
+
+    assertThat(bucket.slots).hasSize(512);
+    assertThat(bucket.end).isEqualTo(313);
+    for (int hole = 0; hole < 200; hole++) {
+      assertThat(bucket.slots[hole]).isSameAs(timers.get(511 - hole));
+      assertThat(timer(timers.get(511 - hole)).position).isEqualTo(bucket.positionOf(hole));
+    }
+    CascadeInvariants.check(queue);
+  }
 }
