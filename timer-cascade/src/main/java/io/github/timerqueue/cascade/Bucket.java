@@ -102,11 +102,6 @@ final class Bucket extends SlotBucket {
    */
   private void compact() {
     CascadeTimer<?>[] slots = this.slots;
-    // The positions are recorded a chunk of moves at a time, after the moves: storing a timer in
-    // its hole fences (G1's write barrier), which would wait for the position stored just before,
-    // a cache miss in a timer picked at random. Stored back to back, the positions' misses overlap.
-    int[] filled = pool.filledHoles;
-    int count = 0;
     int hole = 0;
     int last = end - 1;
     while (true) {
@@ -119,26 +114,13 @@ final class Bucket extends SlotBucket {
       if (hole >= last) {
         break;
       }
-      slots[hole] = slots[last];
+      CascadeTimer<?> timer = slots[last];
       slots[last] = null;
-      filled[count++] = hole;
-      if (count == filled.length) {
-        recordPositions(filled, count);
-        count = 0;
-      }
+      slots[hole] = timer;
+      timer.position = positionBase | hole;
     }
-    recordPositions(filled, count);
     end = live;
     shrinkIfSparse();
-  }
-
-  /** Records the positions of the timers moved into the first {@code count} slots listed. */
-  private void recordPositions(int[] filled, int count) {
-    CascadeTimer<?>[] slots = this.slots;
-    for (int i = 0; i < count; i++) {
-      int slot = filled[i];
-      slots[slot].position = positionBase | slot;
-    }
   }
 
   /** Halves the array while less than a quarter of it lies before the end (above a floor). */

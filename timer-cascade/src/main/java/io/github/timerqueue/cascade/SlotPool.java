@@ -58,11 +58,6 @@ final class SlotPool {
   /** {@code free[c]} holds {@code count[c]} arrays of capacity {@code 2^c}. */
   private final CascadeTimer<?>[][][] free = new CascadeTimer<?>[Integer.SIZE][][];
   private final int[] count = new int[Integer.SIZE];
-  /**
-   * Scratch for a compacting bucket of this queue: the slots it has filled and not yet recorded
-   * in their timers' positions (see Bucket).
-   */
-  final int[] filledHoles = new int[64];
   /** The queue whose number of timers bounds what the pool holds. */
   private final CascadeTimerQueue<?> queue;
   /**
