@@ -548,7 +548,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
       return far;
     }
     int level = kind - FIRST_LEVEL_KIND;
-    return levels[level].buckets[digit(tickOf(timer), level)];
+    return buckets[FIRST_LEVEL_BUCKET + (level << levelBits) + digit(tickOf(timer), level)];
   }
 
   /** The kind of bucket a position names: a due bucket's number, the far bucket's, or a level's. */

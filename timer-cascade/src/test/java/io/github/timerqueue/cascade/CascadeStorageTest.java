@@ -463,8 +463,8 @@ class CascadeStorageTest {
   }
 
   /**
-   * A compaction that moves more timers than it records positions for at once (a chunk of 64)
-   * records every moved timer's position.
+   * A compaction that moves many timers, from the last slots into the holes in order, records every
+   * moved timer's position.
    */
   @Test
   void aCompactionMovingManyTimersRecordsEveryPosition() {
