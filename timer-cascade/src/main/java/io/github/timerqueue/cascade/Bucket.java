@@ -58,6 +58,21 @@ final class Bucket extends SlotBucket {
     }
   }
 
+  /**
+   * Takes the timer out of {@code slot} as {@link #remove} does, except that if that leaves a hole
+   * before the last timer and no compaction, the slot is left as it is, for the caller to empty
+   * before anything reads the slots; returns whether it was.
+   */
+  boolean takeOutLeavingSlot(int slot) {
+    int live = this.live - 1;
+    if (live > 0 && slot < end - 1 && end - live <= 3 * live + SLACK) {
+      this.live = live;
+      return true;
+    }
+    remove(slot);
+    return false;
+  }
+
   /** Takes the timer out of {@code slot}, leaving a hole. */
   void remove(int slot) {
     CascadeTimer<?>[] slots = this.slots;

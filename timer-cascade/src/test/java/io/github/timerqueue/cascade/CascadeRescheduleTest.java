@@ -7,6 +7,7 @@ import io.github.timerqueue.TimerConfig;
 import io.github.timerqueue.TimerHandle;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -83,10 +84,53 @@ class CascadeRescheduleTest {
 
     assertThat(mine.reschedule(timers.get(1), 400)).isTrue();
 
-    assertThat(bucket.slots[1]).isNull();
     assertLast(bucket, timers.get(1), 6, 5);
     assertThat(mine.size()).isEqualTo(6);
+    assertThat(bucket.slots[1]).as("the old slot, emptied by the next operation")
+        .isSameAs(timers.get(1));
+
+    assertThat(mine.reschedule(timers.get(2), 401)).isTrue();
+
+    assertThat(bucket.slots[1]).isNull();
+    assertThat(bucket.slots[2]).isSameAs(timers.get(2));
+    assertLast(bucket, timers.get(2), 7, 5);
+    mine.nextExpiryDelay();
+    assertThat(bucket.slots[2]).isNull();
     CascadeInvariants.check(mine);
+    for (int i = 0; i < 5; i++) {
+      assertThat(mine.cancel(timers.get(i))).isTrue();
+    }
+    assertThat(bucket.live).isZero();
+    assertThat(mine.size()).isEqualTo(1);
+    CascadeInvariants.check(mine);
+  }
+
+  @Test
+  void everyOtherOperationEmptiesTheSlotAMoveLeft() {
+    List<Consumer<CascadeTimerQueue<Integer>>> operations = List.of(
+        queue -> queue.schedule(450, 9),
+        queue -> queue.scheduleWithin(450, 460, 9),
+        queue -> queue.cancel(queue.schedule(0, 9)),
+        queue -> queue.advance(1, timer -> {}),
+        queue -> queue.nextExpiryDelay(),
+        queue -> assertOnce(queue::forEach),
+        queue -> assertOnce(queue::drain),
+        CascadeTimerQueue::clear);
+    for (Consumer<CascadeTimerQueue<Integer>> operation : operations) {
+      CascadeTimerQueue<Integer> mine = threeLevels();
+      List<TimerHandle<Integer>> timers = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        timers.add(mine.schedule(300 + i, i));
+      }
+      Bucket bucket = mine.levels[1].buckets[1];
+      mine.reschedule(timers.get(1), 400);
+      assertThat(bucket.slots[1]).isSameAs(timers.get(1));
+
+      operation.accept(mine);
+
+      assertThat(bucket.slots.length < 2 ? null : bucket.slots[1]).isNull();
+      CascadeInvariants.check(mine);
+    }
   }
 
   @Test
@@ -106,6 +150,13 @@ class CascadeRescheduleTest {
     assertThat(bucket.slots).isSameAs(array);
     assertLast(bucket, timers.get(1), 48, 48);
     CascadeInvariants.check(mine);
+  }
+
+  /** Asserts that {@code visit} hands each of its timers over once. */
+  private static void assertOnce(Consumer<Consumer<TimerHandle<Integer>>> visit) {
+    List<Integer> payloads = new ArrayList<>();
+    visit.accept(timer -> payloads.add(timer.payload()));
+    assertThat(payloads).doesNotHaveDuplicates().hasSize(6);
   }
 
   /** Asserts that a bucket ends at {@code end} with {@code timer}, and holds {@code live}. */
