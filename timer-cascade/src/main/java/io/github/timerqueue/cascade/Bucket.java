@@ -39,22 +39,38 @@ final class Bucket extends SlotBucket {
   /** Holes tolerated on top of three per timer before a removal compacts. */
   static final int SLACK = 64;
 
-  Bucket(int number, SlotPool pool) {
-    super(number, pool);
+  Bucket(int number, int positionBase, SlotPool pool) {
+    super(number, positionBase, pool);
   }
 
   /**
    * Makes room after the end for {@code count} timers: compacts the bucket if holes fill a
-   * quarter of its array or more, and doubles the array (or more) if that leaves too little room.
+   * quarter of its array or more, or if the timers would end beyond the slots a position can
+   * name, and doubles the array (or more) if that leaves too little room.
    */
   @Override
   void makeRoom(int count) {
-    if (live < end && live <= end - (end >>> 2)) {
+    if (live < end && (live <= end - (end >>> 2) || end + count > pool.maxSlots)) {
       compact();
     }
     if (slots.length - end < count) {
       slots = pool.grown(slots, end + count, number != CascadeTimerQueue.FAR_BUCKET);
     }
+  }
+
+  /**
+   * Takes the timer out of {@code slot} as {@link #remove} does, except that if that leaves a hole
+   * before the last timer and no compaction, the slot is left as it is, for the caller to empty
+   * before anything reads the slots; returns whether it was.
+   */
+  boolean takeOutLeavingSlot(int slot) {
+    int live = this.live - 1;
+    if (live > 0 && slot < end - 1 && end - live <= 3 * live + SLACK) {
+      this.live = live;
+      return true;
+    }
+    remove(slot);
+    return false;
   }
 
   /** Takes the timer out of {@code slot}, leaving a hole. */
@@ -116,7 +132,7 @@ final class Bucket extends SlotBucket {
       CascadeTimer<?> timer = slots[last];
       slots[last] = null;
       slots[hole] = timer;
-      timer.position = CascadeTimer.position(number, hole);
+      timer.position = positionBase | hole;
     }
     end = live;
     shrinkIfSparse();

@@ -3,13 +3,13 @@ package io.github.timerqueue.cascade;
 import io.github.timerqueue.internal.AbstractTimerHandle;
 
 /**
- * A timer of a {@link CascadeTimerQueue}: its handle, and where it sits.
+ * A timer of a {@link CascadeTimerQueue}: its handle, the queue that created it, and where it sits.
  *
- * <p>Three fields make 32 bytes with a 12-byte header and compressed references: the payload, the
- * deadline, and a {@link #position}. A pending timer's position is its bucket and its slot in that
- * bucket's array; a timer that is not pending holds instead the identity of the queue that created
- * it, so that a queue recognizes its own handles in either state. The tick a pending timer is filed
- * at is not stored: the queue derives it from the deadline (see {@link Ticks#tickOf}).
+ * <p>Four fields make 32 bytes with a 12-byte header and compressed references: the payload, the
+ * deadline, the queue and a {@link #position}. A pending timer's position is the kind of its
+ * bucket (a due bucket, the far bucket, or a level) and its slot in that bucket's array; which
+ * bucket of its level follows from its tick, which is not stored either: the queue derives it from
+ * the deadline (see {@link Ticks#tickOf}).
  */
 final class CascadeTimer<T> extends AbstractTimerHandle<T> {
   /** {@link CascadeTimerQueue#where} of a timer that is not pending. */
@@ -19,37 +19,20 @@ final class CascadeTimer<T> extends AbstractTimerHandle<T> {
   /** {@link CascadeTimerQueue#where} of a due timer, waiting or in the running advance's firing. */
   static final int DUE = -3;
 
-  /** The sign bit marks the position of a timer that is not pending. */
-  private static final long NOT_PENDING_BIT = Long.MIN_VALUE;
+  /** The {@link #position} of a timer that is not pending. */
+  static final int NO_POSITION = -1;
 
+  /** The queue that created the timer: it recognizes its own handles by this alone. */
+  final CascadeTimerQueue<T> queue;
   /**
-   * If pending (non-negative): its bucket's number in bits 32 to 62 and its slot in bits 0 to 31.
-   * If not pending (negative): {@link #NOT_PENDING_BIT} and the number of the queue that created
-   * it.
+   * If pending (non-negative): its bucket's kind and its slot ({@link CascadeTimerQueue#kindOf},
+   * {@link CascadeTimerQueue#slotOf}); else {@link #NO_POSITION}.
    */
-  long position;
+  int position = NO_POSITION;
 
-  CascadeTimer(T payload, long notPendingPosition) {
+  CascadeTimer(CascadeTimerQueue<T> queue, T payload) {
     super(payload);
-    this.position = notPendingPosition;
-  }
-
-  /** The position of a pending timer in slot {@code slot} of bucket number {@code bucket}. */
-  static long position(int bucket, int slot) {
-    return (long) bucket << 32 | slot;
-  }
-
-  /** The position of a timer that is not pending, of the queue numbered {@code queueNumber}. */
-  static long notPending(long queueNumber) {
-    return NOT_PENDING_BIT | queueNumber;
-  }
-
-  static int bucketOf(long position) {
-    return (int) (position >>> 32);
-  }
-
-  static int slotOf(long position) {
-    return (int) position;
+    this.queue = queue;
   }
 
   @Override

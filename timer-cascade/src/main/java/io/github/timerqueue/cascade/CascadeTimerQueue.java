@@ -6,7 +6,6 @@ import io.github.timerqueue.spi.AbstractTimerQueue;
 import io.github.timerqueue.spi.TimerQueueChecks;
 import java.util.Arrays;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -69,15 +68,19 @@ import java.util.function.Consumer;
  * each level.
  *
  * <h2>Memory</h2>
- * A pending timer takes its 32-byte handle (payload, deadline and its position: bucket and slot)
- * and one 4-byte slot in its bucket's array, whose capacity is a power of two; about 36 to 40 bytes
+ * A pending timer takes its 32-byte handle (payload, deadline, its queue and its position: kind of
+ * bucket and slot) and one 4-byte slot in its bucket's array, whose capacity is a power of two; about 36 to 40 bytes
  * in all, with compressed references, for a queue filled ahead of its clock. Cancel leaves a hole
  * in its bucket, and a bucket holds at most three holes per timer (plus a few dozen) before it is
  * compacted, or a quarter of its array when that is full. The arrays that buckets empty or
  * outgrow are kept for the buckets that fill next while all arrays together hold at most three
  * slots per timer (plus a few thousand), so a wheel turning at a steady load allocates nothing,
  * and costs about 38 to 47 bytes per timer as its buckets fill and empty; each level costs
- * 2<sup>bits</sup> small bucket objects once created.
+ * 2<sup>bits</sup> small bucket objects once created. A position is an {@code int}, so a queue
+ * holds at most 2<sup>27</sup> (134,217,728) timers with 8 bits per level: 2<sup>31</sup> divided
+ * by the next power of two above {@code ceil(64 / bits) + 2}, the kinds of bucket, from
+ * 2<sup>24</sup> with 1 bit to 2<sup>28</sup> with 13 or more; arming one more throws {@link
+ * IllegalStateException}.
  *
  * <h2>Costs</h2>
  * With {@code k} levels ({@code k <= ceil(64 / bits)}, and only as many as the deadlines in use
@@ -125,19 +128,43 @@ import java.util.function.Consumer;
  */
 final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> {
   /*
-   * Layout. A timer is a 32-byte handle (payload, deadline, position) and one 4-byte slot in a
-   * bucket's array; no list links, no back reference to the queue, no stored tick.
+   * Layout. A timer is a 32-byte handle (payload, deadline, its queue, position) and one 4-byte
+   * slot in a bucket's array; no list links, no stored tick.
    *
-   * - The position is the bucket's number and the slot (see CascadeTimer). Numbers 0 and 1 are the
-   *   two due buckets, 2 the far bucket, then level L's bucket of digit d is 3 + (L << bits) + d;
-   *   `buckets` maps a number to its bucket in one array load. A handle that is not pending holds
-   *   this queue's number instead, so that a foreign handle is refused in either state: a pending
-   *   one because the slot it names here does not hold it, another because the number differs.
-   * - Cancel: the handle (position) and its slot, which it empties: two cache lines, as many as
-   *   clearing an entry of a flat array. Moving the bucket's last timer into the slot instead
-   *   would write that timer's position, a third line, and measured a quarter slower per
-   *   schedule+cancel at a million timers. Holes are bounded (see Bucket); sweeps skip them.
+   * - The position is an int: the kind of the bucket above slotBits bits of slot (see
+   *   CascadeTimer). Kinds 0 and 1 are the two due buckets, 2 the far bucket, 3 + L level L; the
+   *   bucket of a level is the one of the timer's tick's digit, derived from its deadline. The
+   *   buckets also have numbers, for the sweeps' destinations: 0 and 1 the due buckets, 2 the far
+   *   bucket, then level L's bucket of digit d is 3 + (L << bits) + d, which `buckets` maps to the
+   *   bucket in one array load.
+   * - A handle names its queue, which is how a foreign handle is refused: the queue reference is
+   *   written once, when the handle is created, so it costs no write barrier later. Before it,
+   *   the position was a long naming the bucket's number, and a queue recognized its pending
+   *   handles by loading the slot named and finding them there: a cache miss on the path of every
+   *   cancel and reschedule, which made a reschedule at a million timers take a quarter more
+   *   thread CPU than it does now (OperationCpu reschedule: 1.0 to 1.15 times Agrona's before,
+   *   0.74 to 0.87 after, over nine JVMs each; schedule+cancel 0.94 to 1.09 before, 0.82 to 1.0
+   *   after). With ten thousand timers, all in cache, deriving the bucket from the deadline
+   *   costs a schedule+cancel 3 to 5 ns more (about a tenth).
+   * - Cancel: the handle and its slot, which it empties without reading it. Moving the bucket's
+   *   last timer into the slot instead would write that timer's position, a third line, and
+   *   measured a quarter slower per schedule+cancel at a million timers. Holes are bounded (see
+   *   Bucket); sweeps skip them.
    * - Schedule: the handle and the last slot of its bucket, which recent appends keep in cache.
+   * - Reschedule within the wheel: the timer is filed first, and its old slot is emptied by the
+   *   next operation, after that one has filed its own timer (see moveWithinWheel and settle).
+   *   What a reschedule of a million timers costs, taken apart (OperationCpu, thread CPU per
+   *   operation, reduced versions of this method): reading and writing the handle alone, 48 ns,
+   *   as the CPU overlaps the misses of consecutive operations; plus emptying the old slot, a
+   *   store that misses, 102 ns; plus storing the timer in its new bucket, whose G1 barrier
+   *   fences, 164 ns with the old slot emptied before, 141 ns with it emptied right after and 130
+   *   ns with it not emptied at all. The fence waits for every load and store before it, so each
+   *   operation's misses no longer overlap the next one's, and a store that misses before it
+   *   adds its whole latency. Emptying the slot one operation later measured 0.75 to 0.80 of
+   *   Agrona's per reschedule where emptying it right after measured 0.83 to 0.89, in pairs of
+   *   JVMs. Storing the handle in its new slot before reading it (in an Object[], which needs no
+   *   class check) measured no faster, and made a schedule+cancel, which files a timer that is
+   *   not pending, half again slower.
    * - A cascade or firing reads a bucket's slots in order, contiguous memory the prefetcher
    *   streams, and touches each timer once to read its deadline and write its position; the
    *   timers' loads are independent, so the CPU overlaps their misses. Timers bound for the same
@@ -178,15 +205,19 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   /** Number of level 0's bucket of digit 0. */
   static final int FIRST_LEVEL_BUCKET = 3;
 
-  /** Numbers the queues, so that a handle that is not pending still names its queue. */
-  private static final AtomicLong QUEUE_NUMBERS = new AtomicLong();
+  /** The kind of the far bucket in positions; kinds 0 and 1 are the due buckets'. */
+  private static final int FAR_KIND = 2;
+  /** The kind of level 0's buckets in positions; level {@code L}'s is {@code L} more. */
+  private static final int FIRST_LEVEL_KIND = 3;
 
   final int levelBits;
   private final int digitMask;
+  /** How many low bits of a position number the slot; the bits above hold the kind. */
+  private final int slotBits;
+  /** The most timers the queue holds: at most {@code 2^slotBits}, as many as a bucket's slots. */
+  private final int maxTimers;
   final Ticks ticks;
   final long startTime;
-  /** The position of a handle of this queue that is not pending. */
-  private final long notPending;
   /** {@code levelOfHighestBit[b]} is the level of a distance whose highest set bit is {@code b}. */
   private final byte[] levelOfHighestBit;
 
@@ -205,19 +236,19 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   Bucket[] buckets;
 
   /** The slot arrays not in use, for the buckets that fill next. */
-  final SlotPool pool = new SlotPool(this);
+  final SlotPool pool;
 
   /** Timers beyond the last level, with their low-water mark and its witness, as for a level. */
-  final Bucket far = new Bucket(FAR_BUCKET, pool);
+  final Bucket far;
   long farLowWater = NO_TICK;
   CascadeTimer<?> farWitness;
 
   /** The two due buckets, by number. */
-  private final DueBucket[] dueBuckets = {new DueBucket(0, pool), new DueBucket(1, pool)};
+  private final DueBucket[] dueBuckets;
   /** Due timers that no advance has taken yet, in the order they became due. */
-  DueBucket due = dueBuckets[0];
+  DueBucket due;
   /** Due timers taken by the running advance and not handed out yet: its firing. */
-  DueBucket firing = dueBuckets[1];
+  DueBucket firing;
   int size;
   private boolean advancing;
   /**
@@ -227,25 +258,55 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
    */
   private boolean earliestKnown;
   private long knownEarliest;
+  /**
+   * The number of the bucket whose slot {@link #unclearedSlot} still holds a timer that a move
+   * within the wheel took out of it, for {@link #settle} to empty; -1 if there is none.
+   */
+  private int unclearedBucket = -1;
+  private int unclearedSlot;
   /** The deadlines, then the ticks, of the chunk of timers a sweep is re-filing. */
   private final long[] sweptTicks = new long[SWEEP_CHUNK];
   /** Where each timer of that chunk goes: a level bucket's number or {@link #DUE_DESTINATION}. */
   private final int[] sweptDestinations = new int[SWEEP_CHUNK];
 
   CascadeTimerQueue(TimerConfig config, int levelBits) {
+    this(config, levelBits, maxTimers(levelBits));
+  }
+
+  /**
+   * Creates a queue that holds at most {@code maxTimers} timers, a power of two no more than
+   * {@link #maxTimers(int)}: for tests of a full queue.
+   */
+  CascadeTimerQueue(TimerConfig config, int levelBits, int maxTimers) {
     this.levelBits = levelBits;
     this.digitMask = (1 << levelBits) - 1;
     this.ticks = new Ticks(config.resolution());
     this.startTime = config.startTime();
     this.now = config.startTime();
-    this.notPending = CascadeTimer.notPending(QUEUE_NUMBERS.getAndIncrement());
     this.levelOfHighestBit = new byte[Long.SIZE];
     for (int bit = 0; bit < Long.SIZE; bit++) {
       levelOfHighestBit[bit] = (byte) (bit / levelBits);
     }
     this.levels = new Level[(Long.SIZE + levelBits - 1) / levelBits];
+    this.maxTimers = maxTimers;
+    this.slotBits = Integer.numberOfTrailingZeros(maxTimers(levelBits));
+    this.pool = new SlotPool(this, maxTimers);
+    this.far = new Bucket(FAR_BUCKET, FAR_KIND << slotBits, pool);
+    this.dueBuckets = new DueBucket[] {new DueBucket(0, 0, pool), new DueBucket(1, 1 << slotBits,
+        pool)};
+    this.due = dueBuckets[0];
+    this.firing = dueBuckets[1];
     this.buckets = new Bucket[FIRST_LEVEL_BUCKET];
     this.buckets[FAR_BUCKET] = far;
+  }
+
+  /**
+   * The most timers a queue of {@code levelBits} holds: the slots a position can name besides the
+   * kind of bucket, {@code 2^27} (134,217,728) with 8 bits per level.
+   */
+  static int maxTimers(int levelBits) {
+    int levels = (Long.SIZE + levelBits - 1) / levelBits;
+    return 1 << (Integer.numberOfLeadingZeros(FIRST_LEVEL_KIND + levels - 1) - 1);
   }
 
   @Override
@@ -276,6 +337,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   public TimerHandle<T> scheduleWithin(long earliest, long latest, T payload) {
     Objects.requireNonNull(payload, "payload");
     TimerQueueChecks.checkRange(earliest, latest);
+    settle();
     long earliestDistance = earliest - now;
     long latestDistance = latest - now;
     if (latestDistance < earliestDistance) {
@@ -299,10 +361,10 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
       chosenKey = latestKey;
     }
     CascadeTimer<T> timer = newTimer(payload);
+    countArmed();
     // The deadline's key is chosenKey, whose tick (Ticks.tickOf) is the tick chosen.
     timer.setDeadline(now + (chosenKey - elapsed));
     file(timer, tick);
-    size++;
     return timer;
   }
 
@@ -322,6 +384,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   @Override
   public int advance(long now, Consumer<? super TimerHandle<T>> onExpired, int limit) {
     TimerQueueChecks.checkAdvance(onExpired, limit, advancing);
+    settle();
     long step = now - this.now;
     if (step > 0) {
       this.now = now;
@@ -348,7 +411,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
         if (timer == null) {
           break;
         }
-        timer.position = notPending;
+        timer.position = CascadeTimer.NO_POSITION;
         size--;
         fired++;
         onExpired.accept(timer);
@@ -378,6 +441,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
    */
   @Override
   public long nextExpiryDelay() {
+    settle();
     if (!due.isEmpty() || !firing.isEmpty()) {
       return 0;
     }
@@ -396,6 +460,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
 
   @Override
   public void clear() {
+    settle();
     earliestKnown = false;
     for (int level = 0; level < levelCount; level++) {
       Level wheelLevel = levels[level];
@@ -421,6 +486,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   public int drain(Consumer<? super TimerHandle<T>> sink) {
     Objects.requireNonNull(sink, "sink");
     TimerQueueChecks.checkNotInHandler(advancing, "drain");
+    settle();
     earliestKnown = false;
     int drained = 0;
     for (CascadeTimer<T> timer; (timer = timerOf(due.pollFirst())) != null; drained++) {
@@ -440,6 +506,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   @Override
   public void forEach(Consumer<? super TimerHandle<T>> action) {
     Objects.requireNonNull(action, "action");
+    settle();
     visit(due, action);
     visit(firing, action);
     for (int level = 0; level < levelCount; level++) {
@@ -461,51 +528,36 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
 
   // ------------------------------------------------------------------ positions
 
-  /**
-   * Returns the handle as this queue's timer, or throws if another queue created it: a pending
-   * timer must be in the slot its position names, any other must carry this queue's number.
-   */
+  /** Returns the handle as this queue's timer, or null if another queue created it. */
   @Override
   protected CascadeTimer<T> ownedOrNull(TimerHandle<T> timer) {
-    return timer instanceof CascadeTimer<T> owned && owns(owned.position, owned) ? owned : null;
+    return timer instanceof CascadeTimer<T> owned && owned.queue == this ? owned : null;
   }
 
   @Override
   protected CascadeTimer<T> newTimer(T payload) {
-    return new CascadeTimer<>(payload, notPending);
+    return new CascadeTimer<>(this, payload);
   }
 
   /** Takes a pending timer out of its bucket and slot; it is then not pending. */
   @Override
   protected void remove(CascadeTimer<T> timer) {
-    takeOut(timer.position);
-    timer.position = notPending;
+    settle();
+    takeOut(timer);
+    timer.position = CascadeTimer.NO_POSITION;
     size--;
   }
 
-  /** Whether a handle of this queue has {@code position}: its slot holds it, or its number. */
-  private boolean owns(long position, CascadeTimer<?> timer) {
-    return position < 0 ? position == notPending : holds(position, timer);
-  }
-
-  private boolean holds(long position, CascadeTimer<?> timer) {
-    int bucket = CascadeTimer.bucketOf(position);
-    int slot = CascadeTimer.slotOf(position);
-    if (bucket < FAR_BUCKET) {
-      return dueBuckets[bucket].holds(slot, timer);
-    }
-    return bucket < buckets.length && buckets[bucket].holds(slot, timer);
-  }
-
-  /** Takes a pending timer (of this queue) out of the bucket and slot at {@code position}. */
-  private void takeOut(long position) {
+  /** Takes a pending timer out of the bucket and slot its position names. */
+  private void takeOut(CascadeTimer<?> timer) {
     earliestKnown = false;
-    int bucket = CascadeTimer.bucketOf(position);
-    int slot = CascadeTimer.slotOf(position);
-    if (bucket >= FAR_BUCKET) {
-      buckets[bucket].remove(slot);
+    int position = timer.position;
+    int kind = kindOf(position);
+    int slot = slotOf(position);
+    if (kind >= FAR_KIND) {
+      wheelBucketOf(kind, timer).remove(slot);
     } else {
-      DueBucket dueBucket = dueBuckets[bucket];
+      DueBucket dueBucket = dueBuckets[kind];
       dueBucket.remove(slot);
       if (dueBucket == due) {
         // The firing bucket is read from its front while it fires, so only this one compacts.
@@ -515,19 +567,41 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   }
 
   /**
+   * The bucket of a timer in the wheel or the far bucket, whose position has {@code kind}: the
+   * far bucket, or the bucket of its tick's digit in the level of the kind.
+   */
+  private Bucket wheelBucketOf(int kind, CascadeTimer<?> timer) {
+    if (kind == FAR_KIND) {
+      return far;
+    }
+    int level = kind - FIRST_LEVEL_KIND;
+    return buckets[FIRST_LEVEL_BUCKET + (level << levelBits) + digit(tickOf(timer), level)];
+  }
+
+  /** The kind of bucket a position names: a due bucket's number, the far bucket's, or a level's. */
+  int kindOf(int position) {
+    return position >>> slotBits;
+  }
+
+  /** The slot a position names. */
+  int slotOf(int position) {
+    return position & ((1 << slotBits) - 1);
+  }
+
+  /**
    * Where a timer is, for tests and the invariants: the index of its level, or {@link
    * CascadeTimer#FAR}, {@link CascadeTimer#DUE}, {@link CascadeTimer#NOT_PENDING}.
    */
   int where(CascadeTimer<?> timer) {
-    long position = timer.position;
+    int position = timer.position;
     if (position < 0) {
       return CascadeTimer.NOT_PENDING;
     }
-    int bucket = CascadeTimer.bucketOf(position);
-    if (bucket < FAR_BUCKET) {
+    int kind = kindOf(position);
+    if (kind < FAR_KIND) {
       return CascadeTimer.DUE;
     }
-    return bucket == FAR_BUCKET ? CascadeTimer.FAR : levelOfBucket(bucket);
+    return kind == FAR_KIND ? CascadeTimer.FAR : kind - FIRST_LEVEL_KIND;
   }
 
   /** The level of a level bucket's number; negative for the far and due buckets. */
@@ -538,11 +612,6 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   /** The tick a timer in the wheel or the far bucket is filed at, from its deadline. */
   long tickOf(CascadeTimer<?> timer) {
     return ticks.tickOf(timer.deadline() - startTime, overflowBound);
-  }
-
-  /** The position a handle of this queue holds when it is not pending. */
-  long notPendingPosition() {
-    return notPending;
   }
 
   @SuppressWarnings("unchecked")
@@ -573,21 +642,90 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     // loop, where the JIT compiles it in: with a million timers re-armed at 16 TTLs, or at random
     // delays, this measured 13 to 20% less CPU per fired timer than the inherited chain.
     Objects.requireNonNull(handle, "timer");
-    if (!(handle instanceof CascadeTimer<T> timer) || !owns(timer.position, timer)) {
+    if (!(handle instanceof CascadeTimer<T> timer) || timer.queue != this) {
       throw TimerQueueChecks.foreignHandle(handle);
     }
-    boolean wasPending = timer.isPending();
-    if (wasPending) {
-      remove(timer);
+    int position = timer.position;
+    if (position < 0) {
+      arm(timer, deadline);
+      return false;
     }
-    arm(timer, deadline);
-    return wasPending;
+    if (!moveWithinWheel(timer, position, deadline)) {
+      remove(timer);
+      arm(timer, deadline);
+    }
+    return true;
+  }
+
+  /**
+   * Moves a pending timer at {@code position} from the wheel or the far bucket to the wheel or the
+   * far bucket at {@code deadline}, if that is after the clock and its new bucket has room after
+   * its end; returns whether it did. Apart from reschedule, so that reschedule stays small enough
+   * for the JIT to compile it into a handler that re-arms a timer that has fired.
+   */
+  private boolean moveWithinWheel(CascadeTimer<?> timer, int position, long deadline) {
+    long distance = deadline - now;
+    int kind = kindOf(position);
+    if (distance <= 0 || kind < FAR_KIND) {
+      return false;
+    }
+    // The timer is filed in its new bucket before its old slot is emptied. Filing stores a
+    // reference into an old array, whose G1 write barrier fences: it waits for the stores before
+    // it, and the old slot, of a timer picked at random from many, is a cache miss. Only a new
+    // bucket with room after its end is filed first, as making room may compact it and move the
+    // timer out of its old slot.
+    long tick = ticks.ceil(keyOf(distance));
+    int level = levelOf(tick);
+    Bucket to = level < levelCount ? levels[level].buckets[digit(tick, level)] : far;
+    if (to.end == to.slots.length) {
+      return false;
+    }
+    // Found from the deadline the timer is filed by, so before it changes.
+    Bucket from = wheelBucketOf(kind, timer);
+    timer.setDeadline(deadline);
+    fileAt(level, timer, tick);
+    // After the fence: the slot the last move left is emptied now, and this one's only after the
+    // next operation's fence (see settle), so that no fence waits for an old slot's line.
+    settle();
+    int slot = slotOf(position);
+    if (from.takeOutLeavingSlot(slot)) {
+      unclearedBucket = from.number;
+      unclearedSlot = slot;
+    }
+    earliestKnown = false;
+    return true;
+  }
+
+  /**
+   * Empties the slot that the last move within the wheel took its timer out of, if it left that
+   * for later. Every other operation calls this before it reads or rearranges a bucket's slots:
+   * the slot's bucket already does not count the timer, and nothing else empties the slot.
+   */
+  void settle() {
+    int bucket = unclearedBucket;
+    if (bucket >= 0) {
+      buckets[bucket].slots[unclearedSlot] = null;
+      unclearedBucket = -1;
+    }
+  }
+
+  /**
+   * Counts a timer that is being armed, or refuses it if the queue holds as many as its positions
+   * can name ({@link #maxTimers}).
+   */
+  private void countArmed() {
+    if (size == maxTimers) {
+      throw new IllegalStateException("a cascade queue with " + levelBits
+          + " bits per level holds at most " + maxTimers + " timers");
+    }
+    size++;
   }
 
   /** Arms a timer that is in no bucket: into the due bucket if its deadline is due, else filed. */
   @Override
   protected void arm(CascadeTimer<T> timer, long deadline) {
-    size++;
+    settle();
+    countArmed();
     timer.setDeadline(deadline);
     long distance = deadline - now;
     if (distance <= 0) {
@@ -600,11 +738,20 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
 
   /** Files a timer whose tick is after the base into its level's bucket, or the far bucket. */
   private void file(CascadeTimer<?> timer, long tick) {
+    fileAt(levelOf(tick), timer, tick);
+  }
+
+  /** The level of a tick after the base, by its distance: possibly one not created yet. */
+  private int levelOf(long tick) {
+    return levelOfHighestBit[63 - Long.numberOfLeadingZeros(tick - base)];
+  }
+
+  /** Files a timer whose tick is after the base in {@code level}, or the far bucket. */
+  private void fileAt(int level, CascadeTimer<?> timer, long tick) {
     if (earliestKnown
         && (knownEarliest == NO_TICK || Long.compareUnsigned(tick, knownEarliest) < 0)) {
       knownEarliest = tick;
     }
-    int level = levelOfHighestBit[63 - Long.numberOfLeadingZeros(tick - base)];
     if (level < levelCount) {
       fileInLevel(levels[level], digit(tick, level), timer, tick);
     } else {
@@ -793,7 +940,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     if (tick == base) {
       return DUE_DESTINATION;
     }
-    int level = levelOfHighestBit[63 - Long.numberOfLeadingZeros(tick - base)];
+    int level = levelOf(tick);
     return FIRST_LEVEL_BUCKET + (level << levelBits) + digit(tick, level);
   }
 
@@ -852,7 +999,8 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
       buckets = Arrays.copyOf(buckets, FIRST_LEVEL_BUCKET + (needed << levelBits));
       while (levelCount < needed) {
         int firstBucket = FIRST_LEVEL_BUCKET + (levelCount << levelBits);
-        Level level = new Level(levelBits, firstBucket, pool);
+        Level level = new Level(
+            levelBits, firstBucket, (FIRST_LEVEL_KIND + levelCount) << slotBits, pool);
         System.arraycopy(level.buckets, 0, buckets, firstBucket, 1 << levelBits);
         levels[levelCount++] = level;
       }
@@ -979,7 +1127,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   // ------------------------------------------------------------------ handing timers out
 
   private void hand(CascadeTimer<T> timer, Consumer<? super TimerHandle<T>> sink) {
-    timer.position = notPending;
+    timer.position = CascadeTimer.NO_POSITION;
     size--;
     sink.accept(timer);
   }
@@ -1003,7 +1151,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     for (int slot = 0; slot < end; slot++) {
       CascadeTimer<?> timer = slots[slot];
       if (timer != null) {
-        timer.position = notPending;
+        timer.position = CascadeTimer.NO_POSITION;
         slots[slot] = null;
       }
     }
@@ -1012,7 +1160,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
 
   private void release(DueBucket bucket) {
     for (CascadeTimer<?> timer; (timer = bucket.pollFirst()) != null; ) {
-      timer.position = notPending;
+      timer.position = CascadeTimer.NO_POSITION;
     }
   }
 

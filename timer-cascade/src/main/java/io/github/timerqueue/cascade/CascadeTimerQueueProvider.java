@@ -14,6 +14,11 @@ import java.util.Set;
  * #DEFAULT_LEVEL_BITS} (256 buckets per level, as in ccan). Wider levels mean fewer levels and fewer
  * cascades, but each level costs 2<sup>levelBits</sup> bucket objects and a longer bitmap scan when
  * its earliest timer has to be found again.
+ *
+ * <p>A queue holds at most 2<sup>27</sup> (134,217,728) timers with the default {@value
+ * #LEVEL_BITS} and from 5 to 12 bits, 2<sup>24</sup> with 1 bit, 2<sup>25</sup> with 2,
+ * 2<sup>26</sup> with 3 or 4, and 2<sup>28</sup> from 13 to 16; arming a timer in a full queue
+ * throws {@link IllegalStateException}.
  */
 public final class CascadeTimerQueueProvider implements TimerQueueProvider {
 

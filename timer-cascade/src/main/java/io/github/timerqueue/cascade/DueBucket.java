@@ -18,17 +18,19 @@ final class DueBucket extends SlotBucket {
   /** The first slot that may hold a timer; every slot before it is {@code null}. */
   int first;
 
-  DueBucket(int number, SlotPool pool) {
-    super(number, pool);
+  DueBucket(int number, int positionBase, SlotPool pool) {
+    super(number, positionBase, pool);
   }
 
   /**
    * Makes room after the end for {@code count} timers: compacts if at most half the array holds
-   * timers, and doubles the array (or more) if that leaves too little room.
+   * timers, or if the timers would end beyond the slots a position can name, and doubles the
+   * array (or more) if that leaves too little room.
    */
   @Override
   void makeRoom(int count) {
-    if (live <= slots.length >>> 1 && slots.length > 0) {
+    if (slots.length > 0
+        && (live <= slots.length >>> 1 || end + count > pool.maxSlots)) {
       compact();
     }
     if (slots.length - end < count) {
@@ -98,7 +100,7 @@ final class DueBucket extends SlotBucket {
     for (int slot = 0; slot < takenEnd; slot++) {
       CascadeTimer<?> timer = taken[slot];
       if (timer != null) {
-        timer.position = CascadeTimer.position(number, slot);
+        timer.position = positionBase | slot;
       }
     }
     compactIfSparse();
@@ -122,7 +124,7 @@ final class DueBucket extends SlotBucket {
       if (timer != null) {
         slots[from] = null;
         slots[to] = timer;
-        timer.position = CascadeTimer.position(number, to);
+        timer.position = positionBase | to;
         to++;
       }
     }

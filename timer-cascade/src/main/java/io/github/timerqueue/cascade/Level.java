@@ -29,14 +29,14 @@ final class Level {
   CascadeTimer<?> witness;
 
   /**
-   * Creates a level whose bucket of digit {@code d} is numbered {@code firstBucket + d}, with
-   * arrays from {@code pool}.
+   * Creates a level whose bucket of digit {@code d} is numbered {@code firstBucket + d}, whose
+   * buckets' slot 0 has position {@code positionBase}, with arrays from {@code pool}.
    */
-  Level(int bits, int firstBucket, SlotPool pool) {
+  Level(int bits, int firstBucket, int positionBase, SlotPool pool) {
     int size = 1 << bits;
     buckets = new Bucket[size];
     for (int digit = 0; digit < size; digit++) {
-      buckets[digit] = new Bucket(firstBucket + digit, pool);
+      buckets[digit] = new Bucket(firstBucket + digit, positionBase, pool);
     }
     occupied = new long[(size + Long.SIZE - 1) / Long.SIZE];
   }

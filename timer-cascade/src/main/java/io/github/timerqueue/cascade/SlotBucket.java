@@ -2,14 +2,16 @@ package io.github.timerqueue.cascade;
 
 /**
  * What every bucket of a queue shares: its timers in a growable array of slots from its {@link
- * SlotPool}, each added after the last and knowing its slot through its {@linkplain
- * CascadeTimer#position position}, and the count of them. A removed timer leaves a hole (a
+ * SlotPool}, each added after the last and knowing its bucket's kind and its slot through its
+ * {@linkplain CascadeTimer#position position}, and the count of them. A removed timer leaves a hole (a
  * {@code null} slot) before the end; each kind of bucket bounds its holes and makes room its own
  * way ({@link #makeRoom}).
  */
 abstract class SlotBucket {
-  /** This bucket's number in positions. */
+  /** This bucket's number, its index in the queue's map of buckets. */
   final int number;
+  /** The position of this bucket's slot 0: its kind, shifted above the slot's bits. */
+  final int positionBase;
   final SlotPool pool;
   CascadeTimer<?>[] slots = SlotPool.NONE;
   /** One past the last slot that may hold a timer; every slot from it on is {@code null}. */
@@ -17,9 +19,15 @@ abstract class SlotBucket {
   /** The number of timers: the slots before {@code end} that are not holes. */
   int live;
 
-  SlotBucket(int number, SlotPool pool) {
+  SlotBucket(int number, int positionBase, SlotPool pool) {
     this.number = number;
+    this.positionBase = positionBase;
     this.pool = pool;
+  }
+
+  /** The position of a timer in {@code slot} of this bucket. */
+  final int positionOf(int slot) {
+    return positionBase | slot;
   }
 
   final boolean isEmpty() {
@@ -40,7 +48,7 @@ abstract class SlotBucket {
     slots[slot] = timer;
     end = slot + 1;
     live++;
-    timer.position = CascadeTimer.position(number, slot);
+    timer.position = positionBase | slot;
   }
 
   /**
@@ -59,7 +67,7 @@ abstract class SlotBucket {
     // it per timer.
     System.arraycopy(source, from, slots, first, count);
     for (int slot = first; slot < first + count; slot++) {
-      slots[slot].position = CascadeTimer.position(number, slot);
+      slots[slot].position = positionBase | slot;
     }
     end = first + count;
     live += count;
@@ -67,7 +75,8 @@ abstract class SlotBucket {
 
   /**
    * Makes room after the end for {@code count} timers, by compacting the bucket or growing its
-   * array (see {@link SlotPool#grown}).
+   * array (see {@link SlotPool#grown}); the bucket then ends at or before {@link
+   * SlotPool#maxSlots}, which the queue's size bounds its timers by.
    */
   abstract void makeRoom(int count);
 }

@@ -60,13 +60,19 @@ final class SlotPool {
   private final int[] count = new int[Integer.SIZE];
   /** The queue whose number of timers bounds what the pool holds. */
   private final CascadeTimerQueue<?> queue;
+  /**
+   * The most slots a bucket's timers may occupy, the slots a position can name: a power of two, at
+   * least the most timers the queue holds, so that a compaction always makes room.
+   */
+  final int maxSlots;
   /** The number of slots in the arrays held. */
   private long heldSlots;
   /** The number of slots in the arrays handed out and held: in buckets or here. */
   private long ownedSlots;
 
-  SlotPool(CascadeTimerQueue<?> queue) {
+  SlotPool(CascadeTimerQueue<?> queue, int maxSlots) {
     this.queue = queue;
+    this.maxSlots = maxSlots;
   }
 
   /**

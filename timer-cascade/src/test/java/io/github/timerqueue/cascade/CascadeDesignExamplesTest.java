@@ -72,7 +72,7 @@ class CascadeDesignExamplesTest {
     CascadeTimer<String> timer = timer(handle);
     assertThat(queue.where(timer)).as("level of %s", timer.payload()).isEqualTo(level);
     Bucket filed = queue.levels[level].buckets[bucket];
-    assertThat(filed.holds(CascadeTimer.slotOf(timer.position), timer)).as("%s is in level %d bucket %d", timer.payload(), level, bucket).isTrue();
+    assertThat(filed.holds(queue.slotOf(timer.position), timer)).as("%s is in level %d bucket %d", timer.payload(), level, bucket).isTrue();
   }
 
   /**

@@ -31,6 +31,9 @@ final class CascadeInvariants {
   private CascadeInvariants() {}
 
   static void check(CascadeTimerQueue<?> queue) {
+    // A move within the wheel leaves its timer's old slot for the next operation to empty: the
+    // slots are checked as that operation finds them.
+    queue.settle();
     int bits = queue.levelBits;
     long base = queue.base;
     Set<CascadeTimer<?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -140,8 +143,8 @@ final class CascadeInvariants {
   /** Checks that a handle that is not pending sits in no slot and names its queue. */
   static void checkNotPending(CascadeTimerQueue<?> queue, CascadeTimer<?> timer) {
     require(queue.where(timer) == CascadeTimer.NOT_PENDING, "where is " + queue.where(timer));
-    require(timer.position == queue.notPendingPosition(),
-        "a timer not pending does not carry its queue's number");
+    require(timer.position == CascadeTimer.NO_POSITION, "a timer not pending has a position");
+    require(timer.queue == queue, "a timer names another queue");
     require(!timer.isPending(), "isPending");
   }
 
@@ -160,7 +163,7 @@ final class CascadeInvariants {
     int live = 0;
     for (int slot = 0; slot < bucket.end; slot++) {
       if (bucket.slots[slot] != null) {
-        checkSlot(queue, bucket.slots[slot], bucket.number, slot, seen, name);
+        checkSlot(queue, bucket.slots[slot], bucket, slot, seen, name);
         live++;
       }
     }
@@ -189,7 +192,7 @@ final class CascadeInvariants {
       int index = slot;
       require(slot >= bucket.first && slot < bucket.end,
           () -> name.get() + ": a timer in slot " + index + " outside first and end");
-      checkSlot(queue, timer, bucket.number, slot, seen, name);
+      checkSlot(queue, timer, bucket, slot, seen, name);
       live++;
     }
     int counted = live;
@@ -198,12 +201,18 @@ final class CascadeInvariants {
     require(bucket.live > 0 || bucket.end == 0, () -> name.get() + ": empty but not reset");
   }
 
-  private static void checkSlot(CascadeTimerQueue<?> queue, CascadeTimer<?> timer, int bucket,
-      int slot, Set<CascadeTimer<?>> seen, Supplier<String> name) {
+  private static void checkSlot(CascadeTimerQueue<?> queue, CascadeTimer<?> timer,
+      SlotBucket bucket, int slot, Set<CascadeTimer<?>> seen, Supplier<String> name) {
     require(timer != null, () -> name.get() + ": a hole in slot " + slot);
-    require(timer.position == CascadeTimer.position(bucket, slot),
+    require(timer.queue == queue, () -> name.get() + ": the timer in slot " + slot
+        + " names another queue");
+    require(timer.position == bucket.positionOf(slot),
         () -> name.get() + ": the timer in slot " + slot + " has position "
-            + Long.toHexString(timer.position));
+            + Integer.toHexString(timer.position));
+    require(queue.slotOf(timer.position) == slot
+            && queue.kindOf(timer.position) == queue.kindOf(bucket.positionBase),
+        () -> name.get() + ": the position of the timer in slot " + slot + " reads back as "
+            + "another");
     require(seen.add(timer), () -> name.get() + ": a timer in two places");
   }
 

@@ -65,7 +65,7 @@ class CascadeStorageTest {
     assertThat(bucket.slots[1]).isNull();
     for (int i : new int[] {0, 2, 3, 4}) {
       assertThat(bucket.slots[i]).isSameAs(timers.get(i));
-      assertThat(timer(timers.get(i)).position).isEqualTo(CascadeTimer.position(bucket.number, i));
+      assertThat(timer(timers.get(i)).position).isEqualTo(bucket.positionOf(i));
     }
     CascadeInvariants.checkNotPending(queue, timer(timers.get(1)));
     CascadeInvariants.check(queue);
@@ -79,7 +79,7 @@ class CascadeStorageTest {
     CascadeInvariants.check(queue);
 
     TimerHandle<Integer> added = queue.schedule(310, 10);
-    assertThat(timer(added).position).isEqualTo(CascadeTimer.position(bucket.number, 1));
+    assertThat(timer(added).position).isEqualTo(bucket.positionOf(1));
     CascadeInvariants.check(queue);
   }
 
@@ -105,14 +105,14 @@ class CascadeStorageTest {
     assertThat(bucket.slots).isSameAs(array);
     assertThat(bucket.end).isEqualTo(33);
     assertThat(bucket.live).isEqualTo(33);
-    assertThat(timer(added).position).isEqualTo(CascadeTimer.position(bucket.number, 32));
+    assertThat(timer(added).position).isEqualTo(bucket.positionOf(32));
     for (int i = 1; i < 32; i += 2) {
       assertThat(timer(timers.get(i)).position).as("timer %d stays", i)
-          .isEqualTo(CascadeTimer.position(bucket.number, i));
+          .isEqualTo(bucket.positionOf(i));
     }
     for (int i = 33; i < 64; i += 2) {
       assertThat(timer(timers.get(i)).position).as("timer %d fills the hole of timer %d", i, 63 - i)
-          .isEqualTo(CascadeTimer.position(bucket.number, 63 - i));
+          .isEqualTo(bucket.positionOf(63 - i));
     }
     CascadeInvariants.check(queue);
 
@@ -154,11 +154,11 @@ class CascadeStorageTest {
       assertThat(bucket.live).isEqualTo(65 - holes);
       assertThat(bucket.end).isEqualTo(compacts ? 65 - holes : 65);
       if (!compacts) {
-        assertThat(timer(added).position).isEqualTo(CascadeTimer.position(bucket.number, 64));
+        assertThat(timer(added).position).isEqualTo(bucket.positionOf(64));
         for (int i = 0; i < 64; i++) {
           if (i % 2 == 1 || i >= 2 * holes) {
             assertThat(timer(timers.get(i)).position).as("timer %d stays", i)
-                .isEqualTo(CascadeTimer.position(bucket.number, i));
+                .isEqualTo(bucket.positionOf(i));
           } else {
             assertThat(bucket.slots[i]).as("the hole of timer %d stays", i).isNull();
           }
@@ -212,9 +212,9 @@ class CascadeStorageTest {
     CascadeTimerQueue<Integer> queue = new CascadeTimerQueue<>(TimerConfig.defaults(), 8);
     CascadeTimer<?>[] source = new CascadeTimer<?>[100];
     for (int i = 0; i < source.length; i++) {
-      source[i] = new CascadeTimer<>(i, queue.notPendingPosition());
+      source[i] = new CascadeTimer<>(queue, i);
     }
-    Bucket target = new Bucket(7, queue.pool);
+    Bucket target = new Bucket(7, queue.far.positionBase, queue.pool);
 
     target.addRun(source, 0, 100);
 
@@ -223,7 +223,7 @@ class CascadeStorageTest {
     assertThat(target.live).isEqualTo(100);
     for (int i = 0; i < 100; i++) {
       assertThat(target.slots[i]).isSameAs(source[i]);
-      assertThat(source[i].position).isEqualTo(CascadeTimer.position(7, i));
+      assertThat(source[i].position).isEqualTo(target.positionOf(i));
     }
 
     // As a sweep does: the bucket is emptied, then timers it read are filed back into it.
@@ -233,7 +233,7 @@ class CascadeStorageTest {
     assertThat(target.end).isEqualTo(30);
     for (int i = 0; i < 30; i++) {
       assertThat(target.slots[i]).isSameAs(source[40 + i]);
-      assertThat(source[40 + i].position).isEqualTo(CascadeTimer.position(7, i));
+      assertThat(source[40 + i].position).isEqualTo(target.positionOf(i));
     }
   }
 
@@ -460,5 +460,33 @@ class CascadeStorageTest {
     assertThat(mine.size()).isEqualTo(2);
     assertThat(mineTimer.isPending()).isTrue();
     CascadeInvariants.check(mine);
+  }
+
+  /**
+   * A compaction that moves many timers, from the last slots into the holes in order, records every
+   * moved timer's position.
+   */
+  @Test
+  void aCompactionMovingManyTimersRecordsEveryPosition() {
+    CascadeTimerQueue<Integer> queue = levelsUpTo(1 << 20);
+    List<TimerHandle<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < 512; i++) {
+      timers.add(queue.schedule(300 + i % 200, i));
+    }
+    Bucket bucket = queue.levels[1].buckets[1];
+    assertThat(bucket.slots).hasSize(512);
+    for (int i = 0; i < 200; i++) {
+      queue.cancel(timers.get(i));
+    }
+
+    queue.schedule(301, 512);
+
+    assertThat(bucket.slots).hasSize(512);
+    assertThat(bucket.end).isEqualTo(313);
+    for (int hole = 0; hole < 200; hole++) {
+      assertThat(bucket.slots[hole]).isSameAs(timers.get(511 - hole));
+      assertThat(timer(timers.get(511 - hole)).position).isEqualTo(bucket.positionOf(hole));
+    }
+    CascadeInvariants.check(queue);
   }
 }
