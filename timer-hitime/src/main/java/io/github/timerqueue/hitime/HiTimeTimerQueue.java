@@ -170,10 +170,17 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
 
   static final int BINS = Long.SIZE;
   /**
-   * Timers whose deadlines a re-examination reads ahead of filing them: 2 KB of deadlines, and
-   * the lines of 256 timers, 16 KB, which stay in the first-level cache until they are filed.
+   * Timers whose deadlines a re-examination reads ahead of filing them, at most: 2 KB of
+   * deadlines, and the lines of 256 timers, 16 KB, which stay in the first-level cache until they
+   * are filed.
    */
   static final int LOOKAHEAD = 256;
+  /**
+   * Timers whose deadlines a re-examination reads ahead of filing them until the queue first
+   * re-examines a larger bin: a small queue never needs more, and 2 KB of deadlines would add
+   * almost 2 bytes per timer to a queue of a thousand.
+   */
+  static final int FIRST_LOOKAHEAD = 32;
   /** Slots that a compacting bucket scans for timers before moving them (TimerBucket). */
   static final int COMPACTED_STRETCH = 64;
   /**
@@ -232,8 +239,11 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
   private boolean advancing;
   /** The numbers of the slots that hold timers, a stretch at a time, in a bucket compacting. */
   final int[] takenSlots = new int[COMPACTED_STRETCH];
-  /** The deadlines of the next {@link #LOOKAHEAD} timers of the bin being re-examined. */
-  private final long[] lookahead = new long[LOOKAHEAD];
+  /**
+   * The deadlines of the next timers of the bin being re-examined, as many as it has room for:
+   * from {@link #FIRST_LOOKAHEAD} up to {@link #LOOKAHEAD}, grown by {@link #lookahead(int)}.
+   */
+  private long[] lookahead = new long[FIRST_LOOKAHEAD];
 
   @SuppressWarnings("unchecked")
   HiTimeTimerQueue(TimerConfig config) {
@@ -622,7 +632,8 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
       return;
     }
     HiTimeTimer<T>[] slots = bin.slots;
-    long[] deadlines = lookahead;
+    long[] deadlines = lookahead(bin.size);
+    int batch = deadlines.length;
     int end = bin.tail;
     // The last due deadline: the end of the clock's tick, in the queue's time.
     long dueEnd = now - (elapsed - tick * resolution);
@@ -636,8 +647,8 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
     long runLow = 0;
     long runWidth = 0;
     int runStart = bin.head;
-    for (int start = bin.head; start < end; start += LOOKAHEAD) {
-      int count = Math.min(LOOKAHEAD, end - start);
+    for (int start = bin.head; start < end; start += batch) {
+      int count = Math.min(batch, end - start);
       // First read the deadlines of the next timers, loads that do not wait for one another:
       // filing a timer stores a reference, whose write barrier fences the loads behind it, so
       // reading each timer as it is filed would take its cache miss alone.
@@ -705,7 +716,8 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
    */
   private void reexamineScattered(TimerBucket<T> bin, long tick) {
     HiTimeTimer<T>[] slots = bin.slots;
-    long[] deadlines = lookahead;
+    long[] deadlines = lookahead(bin.size);
+    int batch = deadlines.length;
     int end = bin.tail;
     // With a power of two for the resolution, a timer's tick is the clock's plus its distance
     // past the end of the clock's tick in whole ticks, rounded up: a subtraction and a shift,
@@ -716,8 +728,8 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
     long dueEnd = now - (elapsed - tick * resolution);
     // The bins filed into, marked in the bitmap once at the end rather than at each timer.
     long filled = 0;
-    for (int start = bin.head; start < end; start += LOOKAHEAD) {
-      int count = Math.min(LOOKAHEAD, end - start);
+    for (int start = bin.head; start < end; start += batch) {
+      int count = Math.min(batch, end - start);
       // Deadlines first, loads that do not wait for one another (see reexamine), and nothing
       // else: work here that waits for those loads would fill the processor's reorder buffer
       // before the last of them is issued.
@@ -823,6 +835,26 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
       }
     }
     return low;
+  }
+
+  /**
+   * The array for the deadlines read ahead in re-examining a bin of {@code timers} timers: grown,
+   * if it is smaller than both, to the power of two that holds them or to {@link #LOOKAHEAD}. It
+   * grows at most three times in the queue's life, so a queue at its working size re-examines its
+   * bins without allocating.
+   */
+  private long[] lookahead(int timers) {
+    long[] deadlines = lookahead;
+    if (deadlines.length < LOOKAHEAD && timers > deadlines.length) {
+      int length = Math.min(LOOKAHEAD, Integer.highestOneBit(timers - 1) << 1);
+      deadlines = lookahead = new long[length];
+    }
+    return deadlines;
+  }
+
+  /** How many deadlines a re-examination reads ahead, at most, for now; for tests. */
+  int lookaheadLength() {
+    return lookahead.length;
   }
 
   /** {@code ticks * resolution}, or {@code Long.MAX_VALUE} if that is larger. */

@@ -383,6 +383,47 @@ class HiTimeStorageTest {
     HiTimeInvariants.check(queue);
   }
 
+  /**
+   * The deadlines read ahead in a re-examination take a small array until a larger bin is
+   * re-examined, and never more than {@link HiTimeTimerQueue#LOOKAHEAD}, so that a small queue
+   * stays small; a bin of deadlines at random longer than that is read in several batches and
+   * still fires each timer exactly at its deadline, first in, first out.
+   */
+  @Test
+  void theDeadlinesReadAheadTakeRoomOnlyAsLargerBinsAreReexaminedUpToTheLookahead() {
+    HiTimeTimerQueue<Integer> queue = queue();
+    assertThat(queue.lookaheadLength()).isEqualTo(HiTimeTimerQueue.FIRST_LOOKAHEAD);
+    SplittableRandom random = new SplittableRandom(17);
+    List<long[]> deadlineAndPayload = new ArrayList<>();
+    List<Integer> fired = new ArrayList<>();
+    int payload = 0;
+    // Bins of 20, 100 and 1000 timers at random in ticks 2^k to 2^(k+1) - 1 of the clock's.
+    int[] counts = {20, 100, 1_000};
+    int[] lengths = {HiTimeTimerQueue.FIRST_LOOKAHEAD, 128, HiTimeTimerQueue.LOOKAHEAD};
+    for (int round = 0; round < counts.length; round++) {
+      long base = queue.now();
+      for (int i = 0; i < counts[round]; i++) {
+        long deadline = base + (1 << 11) + random.nextInt(1 << 11);
+        queue.schedule(deadline, payload);
+        deadlineAndPayload.add(new long[] {deadline, payload++});
+      }
+      assertThat(queue.bins[11].descents)
+          .isGreaterThan(queue.bins[11].size >>> HiTimeTimerQueue.SCATTERED_DESCENTS_SHIFT);
+      for (long now = base + 1; now <= base + (1 << 12); now++) {
+        queue.advance(now, timer -> fired.add(timer.payload()));
+      }
+      assertThat(queue.lookaheadLength()).as("round %d", round).isEqualTo(lengths[round]);
+      HiTimeInvariants.check(queue);
+    }
+    deadlineAndPayload.sort((a, b) -> Long.compare(a[0], b[0]));
+    List<Integer> expected = new ArrayList<>();
+    for (long[] timer : deadlineAndPayload) {
+      expected.add((int) timer[1]);
+    }
+    assertThat(fired).isEqualTo(expected);
+    assertThat(queue.size()).isZero();
+  }
+
   @Test
   void aBucketThatFillsUpWithNoHolesGrowsWithoutTouchingItsTimers() {
     HiTimeTimerQueue<Integer> queue = queue();
