@@ -385,21 +385,25 @@ class HiTimeStorageTest {
 
   /**
    * The deadlines read ahead in a re-examination take a small array until a larger bin is
-   * re-examined, and never more than {@link HiTimeTimerQueue#LOOKAHEAD}, so that a small queue
-   * stays small; a bin of deadlines at random longer than that is read in several batches and
-   * still fires each timer exactly at its deadline, first in, first out.
+   * re-examined in a queue of {@link HiTimeTimerQueue#TIMERS_PER_LOOKAHEAD} times as many timers,
+   * and never more than {@link HiTimeTimerQueue#LOOKAHEAD}, so that a small queue stays small; a
+   * bin of deadlines at random longer than that is read in several batches and still fires each
+   * timer exactly at its deadline, first in, first out.
    */
   @Test
-  void theDeadlinesReadAheadTakeRoomOnlyAsLargerBinsAreReexaminedUpToTheLookahead() {
+  void theDeadlinesReadAheadTakeRoomOnlyAsLargerBinsAreReexaminedInLargerQueuesUpToTheLookahead() {
     HiTimeTimerQueue<Integer> queue = queue();
     assertThat(queue.lookaheadLength()).isEqualTo(HiTimeTimerQueue.FIRST_LOOKAHEAD);
     SplittableRandom random = new SplittableRandom(17);
     List<long[]> deadlineAndPayload = new ArrayList<>();
     List<Integer> fired = new ArrayList<>();
     int payload = 0;
-    // Bins of 20, 100 and 1000 timers at random in ticks 2^k to 2^(k+1) - 1 of the clock's.
-    int[] counts = {20, 100, 1_000};
-    int[] lengths = {HiTimeTimerQueue.FIRST_LOOKAHEAD, 128, HiTimeTimerQueue.LOOKAHEAD};
+    // Bins of 20, 1000, 3000 and 10,000 timers at random in ticks 2^11 to 2^12 - 1 past the
+    // clock's, alone in the queue: 1000 timers are too few for more than 32 deadlines read ahead,
+    // 3000 enough for 93, rounded up to 128; 10,000 for 312, more than the most, 256.
+    int[] counts = {20, 1_000, 3_000, 10_000};
+    int[] lengths = {HiTimeTimerQueue.FIRST_LOOKAHEAD, HiTimeTimerQueue.FIRST_LOOKAHEAD, 128,
+        HiTimeTimerQueue.LOOKAHEAD};
     for (int round = 0; round < counts.length; round++) {
       long base = queue.now();
       for (int i = 0; i < counts[round]; i++) {
