@@ -383,6 +383,51 @@ class HiTimeStorageTest {
     HiTimeInvariants.check(queue);
   }
 
+  /**
+   * The deadlines read ahead in a re-examination take a small array until a larger bin is
+   * re-examined in a queue of {@link HiTimeTimerQueue#TIMERS_PER_LOOKAHEAD} times as many timers,
+   * and never more than {@link HiTimeTimerQueue#LOOKAHEAD}, so that a small queue stays small; a
+   * bin of deadlines at random longer than that is read in several batches and still fires each
+   * timer exactly at its deadline, first in, first out.
+   */
+  @Test
+  void theDeadlinesReadAheadTakeRoomOnlyAsLargerBinsAreReexaminedInLargerQueuesUpToTheLookahead() {
+    HiTimeTimerQueue<Integer> queue = queue();
+    assertThat(queue.lookaheadLength()).isEqualTo(HiTimeTimerQueue.FIRST_LOOKAHEAD);
+    SplittableRandom random = new SplittableRandom(17);
+    List<long[]> deadlineAndPayload = new ArrayList<>();
+    List<Integer> fired = new ArrayList<>();
+    int payload = 0;
+    // Bins of 20, 1000, 3000 and 10,000 timers at random in ticks 2^11 to 2^12 - 1 past the
+    // clock's, alone in the queue: 1000 timers are too few for more than 32 deadlines read ahead,
+    // 3000 enough for 93, rounded up to 128; 10,000 for 312, more than the most, 256.
+    int[] counts = {20, 1_000, 3_000, 10_000};
+    int[] lengths = {HiTimeTimerQueue.FIRST_LOOKAHEAD, HiTimeTimerQueue.FIRST_LOOKAHEAD, 128,
+        HiTimeTimerQueue.LOOKAHEAD};
+    for (int round = 0; round < counts.length; round++) {
+      long base = queue.now();
+      for (int i = 0; i < counts[round]; i++) {
+        long deadline = base + (1 << 11) + random.nextInt(1 << 11);
+        queue.schedule(deadline, payload);
+        deadlineAndPayload.add(new long[] {deadline, payload++});
+      }
+      assertThat(queue.bins[11].descents)
+          .isGreaterThan(queue.bins[11].size >>> HiTimeTimerQueue.SCATTERED_DESCENTS_SHIFT);
+      for (long now = base + 1; now <= base + (1 << 12); now++) {
+        queue.advance(now, timer -> fired.add(timer.payload()));
+      }
+      assertThat(queue.lookaheadLength()).as("round %d", round).isEqualTo(lengths[round]);
+      HiTimeInvariants.check(queue);
+    }
+    deadlineAndPayload.sort((a, b) -> Long.compare(a[0], b[0]));
+    List<Integer> expected = new ArrayList<>();
+    for (long[] timer : deadlineAndPayload) {
+      expected.add((int) timer[1]);
+    }
+    assertThat(fired).isEqualTo(expected);
+    assertThat(queue.size()).isZero();
+  }
+
   @Test
   void aBucketThatFillsUpWithNoHolesGrowsWithoutTouchingItsTimers() {
     HiTimeTimerQueue<Integer> queue = queue();
