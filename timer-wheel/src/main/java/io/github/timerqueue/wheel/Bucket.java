@@ -183,7 +183,8 @@ final class Bucket<T> {
    * slot by slot.
    */
   void compactIfSparse() {
-    if (fill >= SPARSE_FILL && fill - size > HOLES_PER_TIMER * size) {
+    // In longs: a bucket may fill up to Slab.MAX_SLOTS slots, and three times that overflows.
+    if (fill >= SPARSE_FILL && fill - size > HOLES_PER_TIMER * (long) size) {
       compact();
     }
   }
