@@ -44,6 +44,10 @@ import java.util.function.Consumer;
  * exception propagates out of {@code advance}, and every other due timer stays pending for the next
  * {@code advance}: nothing is lost and no structure is corrupted.
  *
+ * <h2>Capacity</h2>
+ * A strategy that holds fewer timers in one queue than memory would allow documents its bound in
+ * its provider; arming a timer past that bound throws {@link IllegalStateException}.
+ *
  * <h2>Threading and input</h2>
  * A queue is not thread-safe: it is driven by one thread, like every design it implements. Payloads,
  * handles and handlers must not be {@code null} ({@link NullPointerException}). Bad arguments throw

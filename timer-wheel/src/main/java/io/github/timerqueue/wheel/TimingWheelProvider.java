@@ -9,6 +9,12 @@ import java.util.Set;
  * Provides the {@code wheel} strategy: the leveled timing wheel, {@link TimingWheel}. It accepts
  * one option, {@value TimingWheel#LEVEL_BITS_OPTION}, the level sizes in bits (default {@value
  * TimingWheel#DEFAULT_LEVEL_BITS}).
+ *
+ * <p>A wheel's buckets hold at most 2<sup>30</sup> slots in all. A pending timer takes one (none
+ * while its slot of the wheel holds four timers or fewer), and a bucket keeps some of the slots
+ * that cancels empty until it compacts: at most three per timer once it has 32 filled slots. Arming
+ * a timer when no slot is left throws {@link IllegalStateException}; a reschedule that throws so
+ * has already taken the timer out of its old bucket, and leaves it not pending.
  */
 public final class TimingWheelProvider implements TimerQueueProvider {
 
