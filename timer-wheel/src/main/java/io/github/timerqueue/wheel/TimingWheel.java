@@ -413,24 +413,32 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   @Override
   public boolean reschedule(TimerHandle<T> timer, long deadline) {
     WheelTimer<T> owned = own(timer);
-    int slot = owned.slot;
-    if (slot < 0 || owned.isListed()) {
-      if (slot >= 0) {
-        remove(owned);
-      }
+    if (owned.slot < 0) {
       arm(owned, deadline);
-      return slot >= 0;
+      return false;
+    }
+    // Out of line, so that this method stays small enough for the JIT to inline it into a caller
+    // that re-arms timers from inside an advance.
+    rearmPending(owned, deadline);
+    return true;
+  }
+
+  /** Moves a pending timer to where {@code deadline} puts it, at the end of its new bucket. */
+  private void rearmPending(WheelTimer<T> timer, long deadline) {
+    if (timer.isListed()) {
+      remove(timer);
+      arm(timer, deadline);
+      return;
     }
     // The timer joins its new bucket before it leaves the old one, which the slab finds through
     // its old slot: that lookup, a cache miss among a million timers, is then in flight while the
     // new key and bucket are computed, rather than before. The new slot that arming writes to the
     // timer makes the old one a hole, as a removal would.
-    Bucket<T> left = slab.bucketOf(slot);
-    forgetIfMinimum(owned);
+    Bucket<T> left = slab.bucketOf(timer.slot);
+    forgetIfMinimum(timer);
     size--;
-    arm(owned, deadline);
+    arm(timer, deadline);
     left.vacated();
-    return true;
   }
 
   /**
