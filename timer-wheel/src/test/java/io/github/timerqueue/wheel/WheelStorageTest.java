@@ -8,6 +8,7 @@ import io.github.timerqueue.TimerHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -254,10 +255,7 @@ class WheelStorageTest {
 
     List<Integer> fired = new ArrayList<>();
     wheel.advance(100, timer -> fired.add(timer.payload()));
-    List<Integer> expected = new ArrayList<>();
-    for (int i = 52; i < 64; i++) {
-      expected.add(i);
-    }
+    List<Integer> expected = new ArrayList<>(IntStream.range(52, 64).boxed().toList());
     expected.addAll(List.of(0, 48, 49, 50, 51, 7));
     assertThat(fired).as("each timer once, in arming order").isEqualTo(expected);
     assertThat(wheel.size()).isZero();
