@@ -166,6 +166,14 @@ final class Bucket<T> {
   /** Takes a timer of this bucket out of it; it is then not pending. */
   void remove(WheelTimer<T> timer) {
     timer.slot = WheelTimer.NOT_PENDING;
+    vacated();
+  }
+
+  /**
+   * Counts a timer that left this bucket, whose slot here it no longer records (it is not pending,
+   * or pending in another slot, of this bucket or another): that slot is now a hole.
+   */
+  void vacated() {
     size--;
     if (size == 0) {
       releaseChunks();

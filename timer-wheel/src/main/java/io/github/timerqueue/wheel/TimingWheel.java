@@ -413,12 +413,32 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   @Override
   public boolean reschedule(TimerHandle<T> timer, long deadline) {
     WheelTimer<T> owned = own(timer);
-    boolean wasPending = owned.slot >= 0;
-    if (wasPending) {
-      remove(owned);
+    if (owned.slot < 0) {
+      arm(owned, deadline);
+      return false;
     }
-    arm(owned, deadline);
-    return wasPending;
+    // Out of line, so that this method stays small enough for the JIT to inline it into a caller
+    // that re-arms timers from inside an advance.
+    rearmPending(owned, deadline);
+    return true;
+  }
+
+  /** Moves a pending timer to where {@code deadline} puts it, at the end of its new bucket. */
+  private void rearmPending(WheelTimer<T> timer, long deadline) {
+    if (timer.isListed()) {
+      remove(timer);
+      arm(timer, deadline);
+      return;
+    }
+    // The timer joins its new bucket before it leaves the old one, which the slab finds through
+    // its old slot: that lookup, a cache miss among a million timers, is then in flight while the
+    // new key and bucket are computed, rather than before. The new slot that arming writes to the
+    // timer makes the old one a hole, as a removal would.
+    Bucket<T> left = slab.bucketOf(timer.slot);
+    forgetIfMinimum(timer);
+    size--;
+    arm(timer, deadline);
+    left.vacated();
   }
 
   /**
@@ -733,16 +753,21 @@ public final class TimingWheel<T> implements TimerQueue<T> {
 
   /** Takes a pending timer out of its bucket; it is then not pending. */
   private void remove(WheelTimer<T> timer) {
-    if (timer == minimum) {
-      minimum = null;
-      minimumKnown = false;
-    }
+    forgetIfMinimum(timer);
     if (timer.isListed()) {
       timer.level().removeListed(timer);
     } else {
       slab.bucketOf(timer.slot).remove(timer);
     }
     size--;
+  }
+
+  /** Forgets the cached minimum if it is {@code timer}, which is leaving its bucket. */
+  private void forgetIfMinimum(WheelTimer<T> timer) {
+    if (timer == minimum) {
+      minimum = null;
+      minimumKnown = false;
+    }
   }
 
   /**

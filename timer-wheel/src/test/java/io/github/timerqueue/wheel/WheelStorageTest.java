@@ -8,6 +8,7 @@ import io.github.timerqueue.TimerHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -212,6 +213,52 @@ class WheelStorageTest {
     assertThat(wheel.advance(1_000, timer -> fired.add(timer.payload()))).isZero();
     assertThat(wheel.slab.freeChunks).as("no chunk keeps a stale reference")
         .isEqualTo(wheel.slab.chunks());
+    TimingWheelInvariants.check(wheel);
+  }
+
+  @Test
+  void aTimerReArmedIntoItsOwnBucketMovesToTheEndAndACompactionThatItTriggersKeepsIt() {
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    List<TimerHandle<Integer>> timers = scheduleAt(wheel, 100, 64);
+    Bucket<Integer> bucket = ((WheelTimer<Integer>) timers.get(0)).bucket();
+    for (int i = 1; i < 48; i++) {
+      wheel.cancel(timers.get(i));
+    }
+    assertThat(bucket.fill).as("47 holes for 17 timers, not yet sparse").isEqualTo(64);
+    // Each re-arm joins the bucket at its end before it leaves its old slot there.
+    for (int i : new int[] {0, 48, 49, 50}) {
+      assertThat(wheel.reschedule(timers.get(i), 100)).isTrue();
+      assertThat(((WheelTimer<Integer>) timers.get(i)).bucket()).isSameAs(bucket);
+      assertThat(bucket.size).isEqualTo(17);
+      TimingWheelInvariants.check(wheel);
+    }
+    assertThat(bucket.fill).isEqualTo(68);
+    // The 52nd hole makes the bucket sparse while the timer that left it is also its last.
+    assertThat(wheel.reschedule(timers.get(51), 100)).isTrue();
+    assertThat(bucket.fill).as("compacted").isEqualTo(17);
+    assertThat(bucket.size).isEqualTo(17);
+    TimingWheelInvariants.check(wheel);
+
+    // The last timer of a bucket re-armed elsewhere empties it, which gives back its chunks.
+    List<TimerHandle<Integer>> later = scheduleAt(wheel, 200, 8);
+    Bucket<Integer> other = ((WheelTimer<Integer>) later.get(7)).bucket();
+    assertThat(other).isNotSameAs(bucket);
+    for (int i = 0; i < 7; i++) {
+      wheel.cancel(later.get(i));
+    }
+    assertThat(wheel.reschedule(later.get(7), 100)).isTrue();
+    assertThat(other.size).isZero();
+    assertThat(other.fill).isZero();
+    assertThat(wheel.slab.chunks() - wheel.slab.freeChunks)
+        .as("chunks in use").isEqualTo(Bucket.chunksFor(bucket.fill));
+    TimingWheelInvariants.check(wheel);
+
+    List<Integer> fired = new ArrayList<>();
+    wheel.advance(100, timer -> fired.add(timer.payload()));
+    List<Integer> expected = new ArrayList<>(IntStream.range(52, 64).boxed().toList());
+    expected.addAll(List.of(0, 48, 49, 50, 51, 7));
+    assertThat(fired).as("each timer once, in arming order").isEqualTo(expected);
+    assertThat(wheel.size()).isZero();
     TimingWheelInvariants.check(wheel);
   }
 
