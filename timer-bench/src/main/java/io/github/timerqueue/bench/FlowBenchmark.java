@@ -9,13 +9,60 @@ package io.github.timerqueue.bench;
  *
  * <p>The queue is filled the way it is used: {@code FIRES_PER_TICK} new timers per advance until
  * {@code pending} are in, so that every timer has a delay from the workload's distribution; the
- * warm-up iterations then bring the mix of remaining delays to its steady state.
+ * clock then runs on for twice the longest delay ({@link #settle}), so that measurement starts
+ * with the flow and the mix of remaining delays in their steady state.
  */
 abstract class FlowBenchmark extends TimerBenchmark {
+  /**
+   * The population of the throwaway contender that {@link #trainCompiler} runs, unless the
+   * workload needs more ({@link #smallestPending}) or the measured one is smaller.
+   */
+  static final int TRAINING_PENDING = 1 << 10;
+  /**
+   * The advances {@link #trainCompiler} runs: several times what the JIT's tiers need before they
+   * compile the advance with what it calls.
+   */
+  static final int TRAINING_ADVANCES = 50_000;
+
   DelaySequence delays;
 
   /** The delays of new and re-armed timers, for a mean of {@code meanTicks} resolutions. */
   abstract DelaySequence delays(long meanTicks);
+
+  /** The smallest population the workload's delays can be drawn for. */
+  int smallestPending() {
+    return 1;
+  }
+
+  /**
+   * Runs the flow on a small contender of the same strategy, in its steady state, then drops it.
+   *
+   * <p>Without it the JIT learns the flow from the fill, when the clock moves with few timers due
+   * and the handler that re-arms a fired timer has hardly run, and it compiles the advance at a
+   * time that depends on the machine's load: Agrona's wheel in one JVM calls {@code
+   * scheduleTimer} from its inlined handler, because the handler's profile had not yet counted
+   * the hundred calls that C2 wants before it inlines a large method there, and in another JVM
+   * inlines it; at 10^6 timers the expiry flow then costs about 1.5 times as much per fired timer
+   * in the first JVM, and no later compilation mends it. The handler's count only ever grows, so
+   * once the training has run, every compilation of the measured code (the first, and those after
+   * a deoptimisation during the fill) sees the steady flow's profile.
+   */
+  @Override
+  final void trainCompiler() {
+    int measured = pending;
+    pending = Math.min(measured, Math.max(TRAINING_PENDING, smallestPending()));
+    try {
+      timers = Contenders.create(strategy, pending);
+      now = Scenario.START_TIME;
+      fill();
+      FiredTimers counter = new FiredTimers();
+      for (int i = 0; i < TRAINING_ADVANCES; i++) {
+        advanceOneResolution(counter);
+      }
+    } finally {
+      pending = measured;
+    }
+  }
 
   @Override
   final void fill() {
@@ -26,6 +73,22 @@ abstract class FlowBenchmark extends TimerBenchmark {
       for (int i = 0; i < Scenario.FIRES_PER_TICK && slot < pending; i++) {
         timers.schedule(slot++, now + delays.next());
       }
+      now += Scenario.RESOLUTION;
+      timers.advance(now, delays);
+    }
+    settle(meanTicks);
+  }
+
+  /**
+   * Runs the flow for twice its longest delay (which is at most twice the mean), so that every
+   * timer has fired and been re-armed at least once. Just after filling, fewer timers fire per
+   * advance than the steady {@value Scenario#FIRES_PER_TICK} (at 10^6 timers about 5.4, reaching
+   * 8 only after a quarter of a million advances), and a contender's cost per fired timer is
+   * higher the more of it is paid per advance: measured before then, the flows would rank
+   * contenders by a transient.
+   */
+  private void settle(long meanTicks) {
+    for (long tick = 0; tick < 4 * meanTicks; tick++) {
       now += Scenario.RESOLUTION;
       timers.advance(now, delays);
     }

@@ -62,12 +62,21 @@ public abstract class TimerBenchmark {
       throw new UnsupportedOperationException(
           workload.label() + " on " + strategy + ": " + workload.agronaNote());
     }
+    trainCompiler();
     timers = Contenders.create(strategy, pending);
     now = Scenario.START_TIME;
     fill();
     checkPopulation("after filling");
     System.gc();
   }
+
+  /**
+   * Runs before the measured contender is created, so that the JIT compiles the workload's code
+   * from the profile of the operation measured rather than from that of the fill. Nothing by
+   * default: a workload whose fill drives the measured code through an unrepresentative mix
+   * overrides it ({@link FlowBenchmark}).
+   */
+  void trainCompiler() {}
 
   /** Checks that the workload kept its population. */
   @TearDown(Level.Trial)
