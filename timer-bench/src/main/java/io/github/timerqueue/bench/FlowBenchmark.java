@@ -13,56 +13,10 @@ package io.github.timerqueue.bench;
  * with the flow and the mix of remaining delays in their steady state.
  */
 abstract class FlowBenchmark extends TimerBenchmark {
-  /**
-   * The population of the throwaway contender that {@link #trainCompiler} runs, unless the
-   * workload needs more ({@link #smallestPending}) or the measured one is smaller.
-   */
-  static final int TRAINING_PENDING = 1 << 10;
-  /**
-   * The advances {@link #trainCompiler} runs: several times what the JIT's tiers need before they
-   * compile the advance with what it calls.
-   */
-  static final int TRAINING_ADVANCES = 50_000;
-
   DelaySequence delays;
 
   /** The delays of new and re-armed timers, for a mean of {@code meanTicks} resolutions. */
   abstract DelaySequence delays(long meanTicks);
-
-  /** The smallest population the workload's delays can be drawn for. */
-  int smallestPending() {
-    return 1;
-  }
-
-  /**
-   * Runs the flow on a small contender of the same strategy, in its steady state, then drops it.
-   *
-   * <p>Without it the JIT learns the flow from the fill, when the clock moves with few timers due
-   * and the handler that re-arms a fired timer has hardly run, and it compiles the advance at a
-   * time that depends on the machine's load: Agrona's wheel in one JVM calls {@code
-   * scheduleTimer} from its inlined handler, because the handler's profile had not yet counted
-   * the hundred calls that C2 wants before it inlines a large method there, and in another JVM
-   * inlines it; at 10^6 timers the expiry flow then costs about 1.5 times as much per fired timer
-   * in the first JVM, and no later compilation mends it. The handler's count only ever grows, so
-   * once the training has run, every compilation of the measured code (the first, and those after
-   * a deoptimisation during the fill) sees the steady flow's profile.
-   */
-  @Override
-  final void trainCompiler() {
-    int measured = pending;
-    pending = Math.min(measured, Math.max(TRAINING_PENDING, smallestPending()));
-    try {
-      timers = Contenders.create(strategy, pending);
-      now = Scenario.START_TIME;
-      fill();
-      FiredTimers counter = new FiredTimers();
-      for (int i = 0; i < TRAINING_ADVANCES; i++) {
-        advanceOneResolution(counter);
-      }
-    } finally {
-      pending = measured;
-    }
-  }
 
   @Override
   final void fill() {

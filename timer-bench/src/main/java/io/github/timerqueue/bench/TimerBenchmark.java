@@ -30,7 +30,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", AgronaWheels.INLINE_SCHEDULE_TIMER})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public abstract class TimerBenchmark {
@@ -62,21 +62,12 @@ public abstract class TimerBenchmark {
       throw new UnsupportedOperationException(
           workload.label() + " on " + strategy + ": " + workload.agronaNote());
     }
-    trainCompiler();
     timers = Contenders.create(strategy, pending);
     now = Scenario.START_TIME;
     fill();
     checkPopulation("after filling");
     System.gc();
   }
-
-  /**
-   * Runs before the measured contender is created, so that the JIT compiles the workload's code
-   * from the profile of the operation measured rather than from that of the fill. Nothing by
-   * default: a workload whose fill drives the measured code through an unrepresentative mix
-   * overrides it ({@link FlowBenchmark}).
-   */
-  void trainCompiler() {}
 
   /** Checks that the workload kept its population. */
   @TearDown(Level.Trial)

@@ -28,12 +28,6 @@ public class TtlExpireBenchmark extends FlowBenchmark {
     return 2 * Math.max(1, pending / Scenario.FIRES_PER_TICK);
   }
 
-  /** The fewest pending timers for which {@link #ttls} distinct TTLs fit the flow. */
-  @Override
-  int smallestPending() {
-    return Scenario.FIRES_PER_TICK * (ttls + 1) / 2;
-  }
-
   @Override
   DelaySequence delays(long meanTicks) {
     if (ttls < 1 || ttls > 2 * meanTicks) {
