@@ -1,5 +1,7 @@
 package io.github.timerqueue.bench;
 
+import java.lang.management.ManagementFactory;
+import java.util.List;
 import org.agrona.DeadlineTimerWheel;
 
 /**
@@ -34,6 +36,28 @@ public final class AgronaWheels {
       "-XX:CompileCommand=inline,org.agrona.DeadlineTimerWheel::scheduleTimer";
 
   private AgronaWheels() {}
+
+  /**
+   * Fails unless the contender is measured in its better mode: for {@value Contenders#AGRONA}, the
+   * JVM must have been started with {@link #INLINE_SCHEDULE_TIMER} (JMH's {@code -jvmArgsAppend}
+   * on the command line replaces the one the benchmarks' {@code @Fork} gives).
+   *
+   * @param contender the contender about to be measured
+   * @param jvmArguments the arguments the JVM was started with
+   * @throws IllegalStateException if the contender is Agrona and the option is missing
+   */
+  static void requireInliningOption(String contender, List<String> jvmArguments) {
+    if (contender.equals(Contenders.AGRONA) && !jvmArguments.contains(INLINE_SCHEDULE_TIMER)) {
+      throw new IllegalStateException("measuring " + Contenders.AGRONA + " needs the JVM option "
+          + INLINE_SCHEDULE_TIMER + " (in some JVMs its flows are slower without it); this JVM"
+          + " has " + jvmArguments);
+    }
+  }
+
+  /** {@link #requireInliningOption(String, List)} for this JVM. */
+  static void requireInliningOption(String contender) {
+    requireInliningOption(contender, ManagementFactory.getRuntimeMXBean().getInputArguments());
+  }
 
   /**
    * The number of spokes for a population: about {@value #TIMERS_PER_SPOKE} timers per spoke, a

@@ -47,11 +47,8 @@ public final class OperationCpu {
     }
     String workload = args[0];
     String[] names = args[1].split(",");
-    if (Arrays.asList(names).contains(Contenders.AGRONA) && !ManagementFactory.getRuntimeMXBean()
-        .getInputArguments().contains(AgronaWheels.INLINE_SCHEDULE_TIMER)) {
-      throw new IllegalStateException("measuring " + Contenders.AGRONA + " needs the JVM option "
-          + AgronaWheels.INLINE_SCHEDULE_TIMER + ", without which its flows land in a slower"
-          + " mode in some JVMs");
+    for (String name : names) {
+      AgronaWheels.requireInliningOption(name);
     }
     int pending = Integer.parseInt(args[2]);
     int operations = Integer.parseInt(args[3]);

@@ -62,6 +62,7 @@ public abstract class TimerBenchmark {
       throw new UnsupportedOperationException(
           workload.label() + " on " + strategy + ": " + workload.agronaNote());
     }
+    AgronaWheels.requireInliningOption(strategy);
     timers = Contenders.create(strategy, pending);
     now = Scenario.START_TIME;
     fill();

@@ -56,6 +56,7 @@ public class TtlScheduleCancelBenchmark {
    */
   @Setup(Level.Trial)
   public void setUp() {
+    AgronaWheels.requireInliningOption(strategy);
     timers = Contenders.create(strategy, pending);
     int cycle = Scenario.cycle(pending);
     delays = DelaySequence.among(cycle + 1, ttlChoices(ttls), Scenario.SEED + 7);
