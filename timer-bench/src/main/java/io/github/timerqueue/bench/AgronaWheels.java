@@ -1,5 +1,7 @@
 package io.github.timerqueue.bench;
 
+import java.lang.management.ManagementFactory;
+import java.util.List;
 import org.agrona.DeadlineTimerWheel;
 
 /**
@@ -14,7 +16,48 @@ public final class AgronaWheels {
   /** The most spokes a wheel is given. */
   public static final int MAX_SPOKES = 1 << 16;
 
+  /**
+   * The JVM option every JVM that measures Agrona's wheel runs with: C2 inlines {@code
+   * DeadlineTimerWheel.scheduleTimer} into the handler that re-arms a fired timer.
+   *
+   * <p>Without it, whether C2 inlines that 111-byte method into the handler (past the 35 bytes it
+   * inlines unconditionally) depends on the handler's profile counting 100 calls of it
+   * ({@code InlineFrequencyCount}) when the first compilation that inlines the handler starts.
+   * {@code poll}'s loop, which scans every slot of a spoke, makes {@code poll} hot within
+   * milliseconds of the first advances, while few timers fire, and once a compilation has inlined
+   * the 19-byte handler the handler is never called again and its count stops where it was: every
+   * later compilation sees the same count. So each JVM drew one of two modes for its life (under
+   * {@code -XX:+PrintInlining}, {@code scheduleTimer (111 bytes) too big} under {@code
+   * AgronaTimers::rearm}, or {@code inline (hot)}), and the expiry flow at 10^6 timers cost up to
+   * about 1.5 times as much per fired timer in the first. A user's handler draws the same lot; the
+   * benchmark measures the peer in its better mode, every time.
+   */
+  public static final String INLINE_SCHEDULE_TIMER =
+      "-XX:CompileCommand=inline,org.agrona.DeadlineTimerWheel::scheduleTimer";
+
   private AgronaWheels() {}
+
+  /**
+   * Fails unless the contender is measured in its better mode: for {@value Contenders#AGRONA}, the
+   * JVM must have been started with {@link #INLINE_SCHEDULE_TIMER} (JMH's {@code -jvmArgsAppend}
+   * on the command line replaces the one the benchmarks' {@code @Fork} gives).
+   *
+   * @param contender the contender about to be measured
+   * @param jvmArguments the arguments the JVM was started with
+   * @throws IllegalStateException if the contender is Agrona and the option is missing
+   */
+  static void requireInliningOption(String contender, List<String> jvmArguments) {
+    if (contender.equals(Contenders.AGRONA) && !jvmArguments.contains(INLINE_SCHEDULE_TIMER)) {
+      throw new IllegalStateException("measuring " + Contenders.AGRONA + " needs the JVM option "
+          + INLINE_SCHEDULE_TIMER + " (in some JVMs its flows are slower without it); this JVM"
+          + " has " + jvmArguments);
+    }
+  }
+
+  /** {@link #requireInliningOption(String, List)} for this JVM. */
+  static void requireInliningOption(String contender) {
+    requireInliningOption(contender, ManagementFactory.getRuntimeMXBean().getInputArguments());
+  }
 
   /**
    * The number of spokes for a population: about {@value #TIMERS_PER_SPOKE} timers per spoke, a

@@ -17,14 +17,16 @@ import java.util.Arrays;
  * first quarter of the rounds warms the code up and is not counted.
  *
  * <pre>
- * java -Xms2g -Xmx2g -cp timer-bench/target/benchmarks.jar \
+ * java -Xms2g -Xmx2g -XX:CompileCommand=inline,org.agrona.DeadlineTimerWheel::scheduleTimer \
+ *     -cp timer-bench/target/benchmarks.jar \
  *     io.github.timerqueue.bench.OperationCpu reschedule hitime,agrona 1000000 500000 24
  * </pre>
  *
  * Arguments: the workload ({@code schedule-cancel}, {@code reschedule}, {@code expire}, {@code
  * ttl1} or {@code ttl16}), the contenders (comma-separated; the last is the reference of the
  * ratios), the pending timers, the operations per contender and round (advances, for the flows),
- * and the rounds.
+ * and the rounds. A JVM that measures {@code agrona} must run with {@link
+ * AgronaWheels#INLINE_SCHEDULE_TIMER}, as the JMH forks do.
  */
 public final class OperationCpu {
   private OperationCpu() {}
@@ -34,6 +36,8 @@ public final class OperationCpu {
    *
    * @param args the workload, contenders, pending timers, operations per round and rounds
    * @throws IllegalArgumentException if an argument is missing or not understood
+   * @throws IllegalStateException if Agrona is a contender and this JVM was started without
+   *     {@link AgronaWheels#INLINE_SCHEDULE_TIMER}
    * @throws UnsupportedOperationException if this JVM cannot read a thread's CPU time
    */
   public static void main(String[] args) {
@@ -43,6 +47,9 @@ public final class OperationCpu {
     }
     String workload = args[0];
     String[] names = args[1].split(",");
+    for (String name : names) {
+      AgronaWheels.requireInliningOption(name);
+    }
     int pending = Integer.parseInt(args[2]);
     int operations = Integer.parseInt(args[3]);
     int rounds = Integer.parseInt(args[4]);

@@ -30,7 +30,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", AgronaWheels.INLINE_SCHEDULE_TIMER})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public abstract class TimerBenchmark {
@@ -62,6 +62,7 @@ public abstract class TimerBenchmark {
       throw new UnsupportedOperationException(
           workload.label() + " on " + strategy + ": " + workload.agronaNote());
     }
+    AgronaWheels.requireInliningOption(strategy);
     timers = Contenders.create(strategy, pending);
     now = Scenario.START_TIME;
     fill();

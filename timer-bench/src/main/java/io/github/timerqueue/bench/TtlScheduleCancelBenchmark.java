@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", AgronaWheels.INLINE_SCHEDULE_TIMER})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class TtlScheduleCancelBenchmark {
@@ -56,6 +56,7 @@ public class TtlScheduleCancelBenchmark {
    */
   @Setup(Level.Trial)
   public void setUp() {
+    AgronaWheels.requireInliningOption(strategy);
     timers = Contenders.create(strategy, pending);
     int cycle = Scenario.cycle(pending);
     delays = DelaySequence.among(cycle + 1, ttlChoices(ttls), Scenario.SEED + 7);
