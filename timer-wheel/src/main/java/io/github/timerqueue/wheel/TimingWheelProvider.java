@@ -13,8 +13,9 @@ import java.util.Set;
  * <p>A wheel's buckets hold at most 2<sup>30</sup> slots in all. A pending timer takes one (none
  * while its slot of the wheel holds four timers or fewer), and a bucket keeps some of the slots
  * that cancels empty until it compacts: at most three per timer once it has 32 filled slots. Arming
- * a timer when no slot is left throws {@link IllegalStateException}; a reschedule that throws so
- * has already taken the timer out of its old bucket, and leaves it not pending.
+ * a timer when no slot is left throws {@link IllegalStateException}. That failure is not yet
+ * atomic: the wheel may count the timer that could not be filed, or lose track of a timer it was
+ * moving, so a wheel that reaches the bound is to be discarded.
  */
 public final class TimingWheelProvider implements TimerQueueProvider {
 
