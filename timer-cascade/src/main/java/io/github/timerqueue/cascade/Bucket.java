@@ -65,7 +65,7 @@ final class Bucket extends SlotBucket {
    */
   boolean takeOutLeavingSlot(int slot) {
     int live = this.live - 1;
-    if (live > 0 && slot < end - 1 && end - live <= 3 * live + SLACK) {
+    if (live > 0 && slot < end - 1 && !tooManyHoles(live)) {
       this.live = live;
       return true;
     }
@@ -89,9 +89,14 @@ final class Bucket extends SlotBucket {
       }
       end = last + 1;
       shrinkIfSparse();
-    } else if (end - live > 3 * live + SLACK) {
+    } else if (tooManyHoles(live)) {
       compact();
     }
+  }
+
+  /** Whether the slots before the end hold more holes than a bucket of {@code live} timers may. */
+  private boolean tooManyHoles(int live) {
+    return end - live > 3 * live + SLACK;
   }
 
   /**
@@ -132,7 +137,7 @@ final class Bucket extends SlotBucket {
       CascadeTimer<?> timer = slots[last];
       slots[last] = null;
       slots[hole] = timer;
-      timer.position = positionBase | hole;
+      timer.position = positionOf(hole);
     }
     end = live;
     shrinkIfSparse();

@@ -100,7 +100,7 @@ final class DueBucket extends SlotBucket {
     for (int slot = 0; slot < takenEnd; slot++) {
       CascadeTimer<?> timer = taken[slot];
       if (timer != null) {
-        timer.position = positionBase | slot;
+        timer.position = positionOf(slot);
       }
     }
     compactIfSparse();
@@ -124,7 +124,7 @@ final class DueBucket extends SlotBucket {
       if (timer != null) {
         slots[from] = null;
         slots[to] = timer;
-        timer.position = positionBase | to;
+        timer.position = positionOf(to);
         to++;
       }
     }

@@ -3,9 +3,9 @@ package io.github.timerqueue.cascade;
 /**
  * What every bucket of a queue shares: its timers in a growable array of slots from its {@link
  * SlotPool}, each added after the last and knowing its bucket's kind and its slot through its
- * {@linkplain CascadeTimer#position position}, and the count of them. A removed timer leaves a hole (a
- * {@code null} slot) before the end; each kind of bucket bounds its holes and makes room its own
- * way ({@link #makeRoom}).
+ * {@linkplain CascadeTimer#position position}, and the count of them. A removed timer leaves a
+ * hole (a {@code null} slot) before the end; each kind of bucket bounds its holes and makes room
+ * its own way ({@link #makeRoom}).
  */
 abstract class SlotBucket {
   /** This bucket's number, its index in the queue's map of buckets. */
@@ -48,7 +48,7 @@ abstract class SlotBucket {
     slots[slot] = timer;
     end = slot + 1;
     live++;
-    timer.position = positionBase | slot;
+    timer.position = positionOf(slot);
   }
 
   /**
@@ -67,7 +67,7 @@ abstract class SlotBucket {
     // it per timer.
     System.arraycopy(source, from, slots, first, count);
     for (int slot = first; slot < first + count; slot++) {
-      slots[slot].position = positionBase | slot;
+      slots[slot].position = positionOf(slot);
     }
     end = first + count;
     live += count;
