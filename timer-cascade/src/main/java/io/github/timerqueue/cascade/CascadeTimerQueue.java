@@ -555,7 +555,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     int kind = kindOf(position);
     int slot = slotOf(position);
     if (kind >= FAR_KIND) {
-      wheelBucketOf(kind, timer).remove(slot);
+      wheelBucketOf(kind, tickOf(timer)).remove(slot);
     } else {
       DueBucket dueBucket = dueBuckets[kind];
       dueBucket.remove(slot);
@@ -567,15 +567,16 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   }
 
   /**
-   * The bucket of a timer in the wheel or the far bucket, whose position has {@code kind}: the
-   * far bucket, or the bucket of its tick's digit in the level of the kind.
+   * The bucket of a timer in the wheel or the far bucket, whose position has {@code kind} and
+   * whose deadline has {@code tick}: the far bucket, or the bucket of the tick's digit in the level
+   * of the kind.
    */
-  private Bucket wheelBucketOf(int kind, CascadeTimer<?> timer) {
+  private Bucket wheelBucketOf(int kind, long tick) {
     if (kind == FAR_KIND) {
       return far;
     }
     int level = kind - FIRST_LEVEL_KIND;
-    return buckets[FIRST_LEVEL_BUCKET + (level << levelBits) + digit(tickOf(timer), level)];
+    return buckets[FIRST_LEVEL_BUCKET + (level << levelBits) + digit(tick, level)];
   }
 
   /** The kind of bucket a position names: a due bucket's number, the far bucket's, or a level's. */
@@ -676,23 +677,38 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     // timer out of its old slot.
     long tick = ticks.ceil(keyOf(distance));
     int level = levelOf(tick);
-    Bucket to = level < levelCount ? levels[level].buckets[digit(tick, level)] : far;
+    Level toLevel = null;
+    int digit = 0;
+    Bucket to = far;
+    if (level < levelCount) {
+      toLevel = levels[level];
+      digit = digit(tick, level);
+      to = toLevel.buckets[digit];
+    }
     if (to.end == to.slots.length) {
       return false;
     }
-    // Found from the deadline the timer is filed by, so before it changes.
-    Bucket from = wheelBucketOf(kind, timer);
+    // The old bucket follows from the deadline the timer is filed by, so it is kept; it is found
+    // after the new one is filed, so that the store comes as early as it can.
+    long oldDeadline = timer.deadline();
     timer.setDeadline(deadline);
-    fileAt(level, timer, tick);
+    if (toLevel != null) {
+      fileInLevel(toLevel, digit, timer, tick);
+    } else {
+      fileFar(timer, tick);
+    }
+    // The timer leaves its old tick, which may have been the earliest: the earliest is forgotten,
+    // not lowered to the new tick.
+    earliestKnown = false;
     // After the fence: the slot the last move left is emptied now, and this one's only after the
     // next operation's fence (see settle), so that no fence waits for an old slot's line.
     settle();
     int slot = slotOf(position);
+    Bucket from = wheelBucketOf(kind, ticks.tickOf(oldDeadline - startTime, overflowBound));
     if (from.takeOutLeavingSlot(slot)) {
       unclearedBucket = from.number;
       unclearedSlot = slot;
     }
-    earliestKnown = false;
     return true;
   }
 
@@ -755,11 +771,16 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     if (level < levelCount) {
       fileInLevel(levels[level], digit(tick, level), timer, tick);
     } else {
-      far.add(timer);
-      if (farLowWater == NO_TICK || Long.compareUnsigned(tick, farLowWater) <= 0) {
-        farLowWater = tick;
-        farWitness = timer;
-      }
+      fileFar(timer, tick);
+    }
+  }
+
+  /** Files a timer in the far bucket, and lowers the far bucket's mark. */
+  private void fileFar(CascadeTimer<?> timer, long tick) {
+    far.add(timer);
+    if (farLowWater == NO_TICK || Long.compareUnsigned(tick, farLowWater) <= 0) {
+      farLowWater = tick;
+      farWitness = timer;
     }
   }
 
