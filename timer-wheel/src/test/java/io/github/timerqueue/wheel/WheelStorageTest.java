@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.timerqueue.TimerHandle;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 import java.util.SplittableRandom;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -62,6 +64,56 @@ class WheelStorageTest {
     assertThat(fired).as("arming order survives compaction").isEqualTo(expected);
     assertThat(wheel.slab.freeChunks).isEqualTo(wheel.slab.chunks());
     TimingWheelInvariants.check(wheel);
+  }
+
+  @Test
+  void compactingABucketOfManyGroupsOfChunksWithHolesAtRandomKeepsTheOrderAndNoStaleReference() {
+    // 4,000 slots are 250 chunks, many of the groups that compaction reads before it moves, and
+    // the holes fall at random, so runs of timers cross chunks and groups both ways.
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    int count = 4_000;
+    List<TimerHandle<Integer>> timers = scheduleAt(wheel, 100, count);
+    Bucket<Integer> bucket = ((WheelTimer<Integer>) timers.get(0)).bucket();
+    SplittableRandom random = new SplittableRandom(11);
+    List<Integer> order = new ArrayList<>(IntStream.range(0, count).boxed().toList());
+    Collections.shuffle(order, new Random(random.nextLong()));
+    boolean[] cancelled = new boolean[count];
+    int compactions = 0;
+    for (int i = 0; i < order.size() && bucket.size > 1; i++) {
+      int fillBefore = bucket.fill;
+      int victim = order.get(i);
+      wheel.cancel(timers.get(victim));
+      cancelled[victim] = true;
+      if (bucket.fill < fillBefore) {
+        compactions++;
+        assertThat(bucket.fill).as("a compaction leaves no hole").isEqualTo(bucket.size);
+        int referenced = 0;
+        int chunk = bucket.first;
+        for (int c = 0; c < Bucket.chunksFor(bucket.fill); c++, chunk = wheel.slab.next(chunk)) {
+          for (int offset = 0; offset < Slab.CHUNK; offset++) {
+            if (wheel.slab.get(Bucket.slotIn(chunk, offset)) != null) {
+              referenced++;
+            }
+          }
+        }
+        assertThat(referenced).as("references left after compaction").isEqualTo(bucket.size);
+        TimingWheelInvariants.check(wheel);
+      }
+      if (compactions == 3) {
+        break;
+      }
+    }
+    assertThat(compactions).isEqualTo(3);
+    List<Integer> fired = new ArrayList<>();
+    wheel.advance(100, timer -> fired.add(timer.payload()));
+    List<Integer> expected = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      if (!cancelled[i]) {
+        expected.add(i);
+      }
+    }
+    assertThat(fired).as("arming order survives compaction").isEqualTo(expected);
+    assertThat(wheel.slab.freeChunks).isEqualTo(wheel.slab.chunks());
   }
 
   @Test
