@@ -253,11 +253,6 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   boolean minimumKnown = true;
   private boolean advancing;
 
-  /** The chunks of a group that a bucket's compaction reads at once ({@link Bucket}). */
-  final int[] compactChunks = new int[Bucket.COMPACT_CHUNKS];
-  /** The pending timers' slots of each chunk of that group, one bit per slot. */
-  final int[] compactLive = new int[Bucket.COMPACT_CHUNKS];
-
   /** What {@link Bucket#readAhead} read last: kept so that its reads are made. */
   long readAhead;
 
