@@ -12,9 +12,12 @@ import java.util.Arrays;
  * runs every contender in turn, in an order that reverses from round to round, and reads the
  * thread's CPU clock around it: a thread's CPU time hardly moves when other processes take the
  * processors, where the wall-clock times of JMH on a shared machine do. For each contender it
- * prints the median time per operation (per fired timer for the flows) over the rounds and the
- * median, over the rounds, of its time divided by the last contender's in the same round. The
- * first quarter of the rounds warms the code up and is not counted.
+ * prints the median time per operation (per fired timer for the flows) over the rounds, the
+ * median, over the rounds, of its time divided by the last contender's in the same round, and the
+ * mean time per operation over the rounds with its ratio to the last contender's mean. The median
+ * shrugs off a round that another process slowed; the mean counts work a strategy does once in
+ * millions of operations, such as compacting a bucket of half a million timers, which most rounds
+ * would not contain. The first quarter of the rounds warms the code up and is not counted.
  *
  * <pre>
  * java -Xms2g -Xmx2g -XX:CompileCommand=inline,org.agrona.DeadlineTimerWheel::scheduleTimer \
@@ -82,9 +85,20 @@ public final class OperationCpu {
         ratios[round - warm] = nanos[i][round] / nanos[count - 1][round];
       }
       contenders[i].check();
-      System.out.printf("%s %s %,d pending: %.2f ns/op, %.3f x %s%n", args[0], names[i], pending,
-          median(Arrays.copyOfRange(nanos[i], warm, rounds)), median(ratios), names[count - 1]);
+      double mean = mean(nanos[i], warm);
+      System.out.printf("%s %s %,d pending: %.2f ns/op, %.3f x %s; mean %.2f ns/op, %.3f x%n",
+          args[0], names[i], pending, median(Arrays.copyOfRange(nanos[i], warm, rounds)),
+          median(ratios), names[count - 1], mean, mean / mean(nanos[count - 1], warm));
     }
+  }
+
+  /** The mean of {@code values} from index {@code from} on. */
+  private static double mean(double[] values, int from) {
+    double sum = 0;
+    for (int i = from; i < values.length; i++) {
+      sum += values[i];
+    }
+    return sum / (values.length - from);
   }
 
   private static double median(double[] values) {
