@@ -612,7 +612,12 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
 
   /** The tick a timer in the wheel or the far bucket is filed at, from its deadline. */
   long tickOf(CascadeTimer<?> timer) {
-    return ticks.tickOf(timer.deadline() - startTime, overflowBound);
+    return tickAt(timer.deadline());
+  }
+
+  /** The tick a timer with {@code deadline} is filed at in the wheel or the far bucket. */
+  private long tickAt(long deadline) {
+    return ticks.tickOf(deadline - startTime, overflowBound);
   }
 
   @SuppressWarnings("unchecked")
@@ -704,7 +709,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     // next operation's fence (see settle), so that no fence waits for an old slot's line.
     settle();
     int slot = slotOf(position);
-    Bucket from = wheelBucketOf(kind, ticks.tickOf(oldDeadline - startTime, overflowBound));
+    Bucket from = wheelBucketOf(kind, tickAt(oldDeadline));
     if (from.takeOutLeavingSlot(slot)) {
       unclearedBucket = from.number;
       unclearedSlot = slot;
@@ -895,7 +900,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
       }
       for (int slot = first; slot < last; slot++) {
         if (slots[slot] != null) {
-          long tick = ticks.tickOf(sweptTicks[slot - first] - startTime, overflowBound);
+          long tick = tickAt(sweptTicks[slot - first]);
           sweptTicks[slot - first] = tick;
           destinations[slot - first] = destinationOf(tick);
         }
