@@ -125,9 +125,10 @@ final class Bucket<T> {
   /**
    * Reads the deadline of every timer of a chunk in one tight loop and returns them combined, so
    * that the processor fetches the timers' cache lines all at once: a bucket that is emptied or
-   * handed out calls it as it enters each chunk, before the slower work on each timer, where only
-   * a timer or two would be in flight at a time. The caller keeps the result (in {@link
-   * TimingWheel#readAhead}) so that the reads are not optimized away.
+   * handed out calls it as it enters each chunk, and compaction for {@value #COMPACT_CHUNKS} chunks
+   * at a time, before the slower work on each timer, where only a timer or two would be in flight
+   * at a time. The caller keeps the result (in {@link TimingWheel#readAhead}) so that the reads are
+   * not optimized away.
    */
   static <T> long readAhead(Slab<T> slab, int chunk) {
     int first = chunk << Slab.CHUNK_SHIFT;
