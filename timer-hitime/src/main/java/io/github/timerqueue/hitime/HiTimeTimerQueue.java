@@ -250,7 +250,7 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
   final int[] takenSlots = new int[COMPACTED_STRETCH];
   /**
    * The deadlines of the next timers of the bin being re-examined, as many as it has room for:
-   * from {@link #FIRST_LOOKAHEAD} up to {@link #LOOKAHEAD}, grown by {@link #lookahead(int)}.
+   * from {@link #FIRST_LOOKAHEAD} up to {@link #LOOKAHEAD}, grown by {@link #lookahead(TimerBucket)}.
    */
   private long[] lookahead = new long[FIRST_LOOKAHEAD];
 
@@ -641,7 +641,7 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
       return;
     }
     HiTimeTimer<T>[] slots = bin.slots;
-    long[] deadlines = lookahead(Math.min(bin.size, size / TIMERS_PER_LOOKAHEAD));
+    long[] deadlines = lookahead(bin);
     int batch = deadlines.length;
     int end = bin.tail;
     // The last due deadline: the end of the clock's tick, in the queue's time.
@@ -725,7 +725,7 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
    */
   private void reexamineScattered(TimerBucket<T> bin, long tick) {
     HiTimeTimer<T>[] slots = bin.slots;
-    long[] deadlines = lookahead(Math.min(bin.size, size / TIMERS_PER_LOOKAHEAD));
+    long[] deadlines = lookahead(bin);
     int batch = deadlines.length;
     int end = bin.tail;
     // With a power of two for the resolution, a timer's tick is the clock's plus its distance
@@ -847,12 +847,14 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
   }
 
   /**
-   * The array for the deadlines read ahead in re-examining a bin, to read {@code timers} at a time
-   * if it can: grown, if it is smaller than both, to the power of two that holds them or to {@link
+   * The array for the deadlines read ahead in re-examining {@code bin}, to read its timers at a
+   * time if it can, but no more than one per {@link #TIMERS_PER_LOOKAHEAD} timers of the queue:
+   * grown, if it is smaller than both, to the power of two that holds them or to {@link
    * #LOOKAHEAD}. It grows at most three times in the queue's life, so a queue at its working size
    * re-examines its bins without allocating.
    */
-  private long[] lookahead(int timers) {
+  private long[] lookahead(TimerBucket<T> bin) {
+    int timers = Math.min(bin.size, size / TIMERS_PER_LOOKAHEAD);
     long[] deadlines = lookahead;
     if (deadlines.length < LOOKAHEAD && timers > deadlines.length) {
       int length = Math.min(LOOKAHEAD, Integer.highestOneBit(timers - 1) << 1);
