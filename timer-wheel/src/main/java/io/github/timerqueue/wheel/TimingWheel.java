@@ -56,11 +56,10 @@ import java.util.function.Consumer;
  *       first page starts small and grows up to that size; at most four filled slots per timer
  *       in a bucket of 32 filled slots or more, usually one); per level and kind of slot (by
  *       key, coarse), allocated with its first timer, a bitmap of 2<sup>b<sub>i</sub></sup> bits
- *       and a table of references
- *       that covers the slots from the level's start to the farthest one used so far (at most
- *       2<sup>b<sub>i</sub></sup>), and a small bucket object per slot that holds five timers or
- *       more: a slot's first four timers are held by the table itself, linked through the timers,
- *       and take no slot in the slab.
+ *       and a table of references that covers the slots from the level's start to the farthest
+ *       one used so far (at most 2<sup>b<sub>i</sub></sup>), and a small bucket object per slot
+ *       that holds five timers or more: a slot's first four timers are held by the table itself,
+ *       linked through the timers, and take no slot in the slab.
  * </ul>
  *
  * <h2>Order</h2>
