@@ -77,6 +77,12 @@ final class Bucket<T> {
   static final int HOLES_PER_TIMER = 3;
   /** Chunks whose timers compaction reads ahead at once, before it moves any of them. */
   static final int COMPACT_CHUNKS = 16;
+  /**
+   * The fewest timers of a run that {@link #appendRun} moves with an array copy rather than one
+   * store each: the copy's barrier is a call into the virtual machine, which costs more than the
+   * stores of a shorter run.
+   */
+  static final int COPY_MIN = 4;
 
   /** The wheel that owns the bucket and its timers. */
   final TimingWheel<T> owner;
@@ -176,7 +182,54 @@ final class Bucket<T> {
     timer.slot = slot;
     size++;
     if (level != null) {
-      level.joined(this);
+      level.joined(this, 1);
+    }
+  }
+
+  /**
+   * Appends the {@code count} timers of slab slots {@code from, from + 1, ...} of another bucket's
+   * chunk, which they are pending in; they are then pending here, in order, and their old slots
+   * hold stale references. The references are copied a chunk of this bucket at a time: G1's
+   * post-write barrier of an array copy fences once for the copy, where a store per timer fences
+   * once per timer, and waits each time for the loads still in flight.
+   */
+  void appendRun(int from, int count) {
+    Slab<T> slab = owner.slab;
+    int joined = count;
+    while (count > 0) {
+      if ((fill & (Slab.CHUNK - 1)) == 0) {
+        int chunk = slab.take();
+        slab.setBucket(chunk, this);
+        if (fill == 0) {
+          first = chunk;
+        } else {
+          slab.link(last, chunk);
+        }
+        last = chunk;
+      }
+      int to = slotIn(last, fill);
+      int copied = Math.min(count, Slab.CHUNK - (fill & (Slab.CHUNK - 1)));
+      // Taking a chunk may have grown the slab: the source's page is read after it.
+      WheelTimer<T>[] source = slab.pageOf(from);
+      WheelTimer<T>[] target = slab.pageOf(to);
+      int offset = Slab.offset(from);
+      if (copied >= COPY_MIN) {
+        System.arraycopy(source, offset, target, Slab.offset(to), copied);
+      } else {
+        for (int i = 0; i < copied; i++) {
+          target[Slab.offset(to) + i] = source[offset + i];
+        }
+      }
+      for (int i = 0; i < copied; i++) {
+        source[offset + i].slot = to + i;
+      }
+      fill += copied;
+      from += copied;
+      count -= copied;
+    }
+    size += joined;
+    if (level != null) {
+      level.joined(this, joined);
     }
   }
 
@@ -260,6 +313,82 @@ final class Bucket<T> {
     }
     if (level != null && count > 0) {
       level.emptied(this, count);
+    }
+  }
+
+  /**
+   * Empties the bucket and files each of its timers where its key now belongs ({@link
+   * TimingWheel#refileBucket}), in order: the moves of the lazy radix sort. Timers next to each
+   * other with one key (with a single TTL, those armed in one interval) go as a run, with one
+   * array copy per chunk they fill ({@link #appendRun}) and one lookup of their bucket.
+   *
+   * <p>As in {@link #takeAll}, each chunk goes back to the slab once it has been read, so that
+   * filing reuses it; a run ends at the end of its chunk, and the next run of its key finds the
+   * bucket it joined again without a lookup.
+   */
+  void refileAll() {
+    TimingWheel<T> wheel = owner;
+    Slab<T> slab = wheel.slab;
+    int chunk = first;
+    int end = fill;
+    int count = size;
+    first = Slab.NO_CHUNK;
+    last = Slab.NO_CHUNK;
+    fill = 0;
+    size = 0;
+    long readAhead = 0;
+    for (int start = 0; start < end; start += Slab.CHUNK) {
+      readAhead ^= readAhead(slab, chunk);
+      int chunkStart = chunk << Slab.CHUNK_SHIFT;
+      int slots = Math.min(Slab.CHUNK, end - start);
+      WheelTimer<T> runFirst = null;
+      int runStart = 0;
+      int runLength = 0;
+      long runKey = 0;
+      for (int i = 0; i < slots; i++) {
+        WheelTimer<T> timer = slab.get(chunkStart + i);
+        boolean pending = holds(timer, chunkStart + i);
+        long key = pending ? wheel.keyOf(timer) : 0;
+        if (runLength > 0 && (!pending || key != runKey)) {
+          refileRun(runFirst, chunkStart + runStart, runLength, runKey);
+          runLength = 0;
+        }
+        if (pending) {
+          if (runLength == 0) {
+            runFirst = timer;
+            runStart = i;
+            runKey = key;
+          }
+          runLength++;
+        }
+      }
+      if (runLength > 0) {
+        refileRun(runFirst, chunkStart + runStart, runLength, runKey);
+      }
+      // The timers moved and the stale references go: a free chunk's slots are all null.
+      WheelTimer<T>[] page = slab.pageOf(chunkStart);
+      Arrays.fill(page, Slab.offset(chunkStart), Slab.offset(chunkStart) + Slab.CHUNK, null);
+      int read = chunk;
+      chunk = slab.next(read);
+      slab.give(read, read, 1);
+    }
+    wheel.readAhead = readAhead;
+    if (level != null && count > 0) {
+      level.emptied(this, count);
+    }
+  }
+
+  /**
+   * Files a run of {@code length} timers of one key, pending in slab slots from {@code from} on,
+   * the first of them {@code first}, where the key now belongs: a lone timer by one append, since
+   * timers at random keys come one to a run.
+   */
+  private void refileRun(WheelTimer<T> first, int from, int length, long key) {
+    Bucket<T> bucket = owner.refileBucket(key);
+    if (length == 1) {
+      bucket.append(first);
+    } else {
+      bucket.appendRun(from, length);
     }
   }
 

@@ -158,10 +158,9 @@ final class Level<T> {
    * Files a timer that is in no bucket in a slot of the range, by key or coarse: at the end of the
    * slot's short list if {@code mayBeListed} and the slot holds fewer than {@value #LIST_MAX}
    * timers and no bucket, else at the end of its bucket, which a slot that holds a short list or
-   * nothing first takes from the spares (the listed timers first in it). Returns the bucket the
-   * timer joined, or {@code null} if it joined a short list.
+   * nothing first takes from the spares (the listed timers first in it).
    */
-  Bucket<T> file(WheelTimer<T> timer, int slot, boolean coarseKind, boolean mayBeListed) {
+  void file(WheelTimer<T> timer, int slot, boolean coarseKind, boolean mayBeListed) {
     Object[] table = coarseKind ? coarseByKey : byKey;
     if (table == null || windowOffset(slot) >= table.length) {
       table = widen(slot, coarseKind);
@@ -172,11 +171,25 @@ final class Level<T> {
       // Out of line: with many timers a slot has a bucket, and this is all a schedule runs.
       bucket = fileInShortList(timer, slot, coarseKind, mayBeListed, table, at);
       if (bucket == null) {
-        return null;
+        return;
       }
     }
     bucket.append(timer);
-    return bucket;
+  }
+
+  /**
+   * The bucket of a slot of the range, by key or coarse, which a slot that holds a short list or
+   * nothing first takes from the spares (the listed timers first in it): where a run of timers
+   * moved down by an advance joins ({@link Bucket#appendRun}).
+   */
+  Bucket<T> bucketFor(int slot, boolean coarseKind) {
+    Object[] table = coarseKind ? coarseByKey : byKey;
+    if (table == null || windowOffset(slot) >= table.length) {
+      table = widen(slot, coarseKind);
+    }
+    int at = slot & (table.length - 1);
+    Bucket<T> bucket = bucketOf(table[at]);
+    return bucket != null ? bucket : fileInShortList(null, slot, coarseKind, false, table, at);
   }
 
   /**
@@ -328,14 +341,14 @@ final class Level<T> {
     return (slot - slotOf(minKey)) & slotMask;
   }
 
-  /** Called by a bucket of this level when a timer joined it. */
-  void joined(Bucket<T> bucket) {
+  /** Called by a bucket of this level when {@code timers} joined it. */
+  void joined(Bucket<T> bucket, int timers) {
     if (bucket.coarse) {
-      coarse++;
+      coarse += timers;
     } else {
-      keyed++;
+      keyed += timers;
     }
-    if (bucket.size == 1) {
+    if (bucket.size == timers) {
       bits(bucket.coarse)[bucket.index >>> 6] |= 1L << bucket.index;
     }
   }

@@ -223,14 +223,12 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   Bucket<T> firing;
   /** Timers whose keys lie beyond the top level. */
   final Bucket<T> overflow;
-  /** Puts a timer that left its bucket where its key now belongs. */
-  private final Consumer<WheelTimer<T>> refile = this::refile;
   /**
-   * The bucket that the last timer refiled into the levels or the overflow bucket joined, and its
-   * key, or {@code null} at the start of each bucket passed: timers of one key are next to each
-   * other in a bucket (always so with a single TTL), and the ones after the first join the same
-   * bucket without looking for it. Nothing leaves a bucket while a passed one is emptied, so the
-   * bucket is still the one of that key.
+   * The bucket that the last run of timers refiled into the levels or the overflow bucket joined,
+   * and its key, or {@code null} at the start of each bucket passed: timers of one key are next to
+   * each other in a bucket (always so with a single TTL), and a run cut by the end of a chunk
+   * joins the same bucket without looking for it. Nothing leaves a bucket while a passed one is
+   * emptied, so the bucket is still the one of that key.
    */
   private Bucket<T> refiledTo;
   private long refiledKey;
@@ -773,47 +771,63 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    * Files a timer whose key is at least the minimum allowed key in its slot of the lowest level
    * whose part of the keys holds it (below the next level's start), in its slot's short list if
    * {@code mayBeListed} and the slot has room there ({@link Level#file}), or appends it to the
-   * overflow bucket; returns the bucket it joined, or {@code null} if it joined a short list.
+   * overflow bucket.
    */
-  private Bucket<T> insert(WheelTimer<T> timer, long key, boolean mayBeListed) {
+  private void insert(WheelTimer<T> timer, long key, boolean mayBeListed) {
+    Level<T> level = levelOf(key);
+    if (level != null) {
+      level.file(timer, level.slotOf(key), false, mayBeListed);
+      return;
+    }
+    overflow.append(timer);
+    noteOverflowKey(key);
+  }
+
+  /**
+   * The lowest level whose part of the keys holds a key at least the minimum allowed key (below
+   * the next level's start), or {@code null} if it lies beyond the top level.
+   */
+  private Level<T> levelOf(long key) {
     int top = levels.length - 1;
     int index = 0;
     while (index < top && Long.compareUnsigned(key, levels[index + 1].minKey) >= 0) {
       index++;
     }
     Level<T> level = levels[index];
-    if (index < top || Long.compareUnsigned(key, level.maxKey) <= 0) {
-      return level.file(timer, level.slotOf(key), false, mayBeListed);
-    }
-    overflow.append(timer);
+    return index < top || Long.compareUnsigned(key, level.maxKey) <= 0 ? level : null;
+  }
+
+  /** Keeps {@link #overflowKeyLowerBound} below the key of a timer that joined the overflow. */
+  private void noteOverflowKey(long key) {
     if (Long.compareUnsigned(key, overflowKeyLowerBound) < 0) {
       overflowKeyLowerBound = key;
     }
-    return overflow;
   }
 
   /**
-   * Puts a timer that was taken out of a bucket by an advance where it now belongs: the due bucket
-   * if its key is below the minimum allowed key, else the lowest level that holds it, or the
-   * overflow bucket. It joins a bucket even as the first timer of its slot, never a short list: the
-   * timers of a passed bucket come in runs of one key (with a single TTL, each run is the timers
-   * armed in one interval), and the first of a run put in a short list would be moved into a
-   * bucket by the fifth, work that a steady flow of timers pays for every key.
+   * The bucket where timers of {@code key} taken out of a bucket by an advance now belong: the due
+   * bucket if the key is below the minimum allowed key, else the slot's bucket in the lowest level
+   * that holds it, or the overflow bucket. They join a bucket even as the first timers of their
+   * slot, never a short list: the timers of a passed bucket come in runs of one key (with a single
+   * TTL, each run is the timers armed in one interval), and the first of a run put in a short list
+   * would be moved into a bucket by the fifth, work that a steady flow of timers pays for every
+   * key.
    */
-  private void refile(WheelTimer<T> timer) {
-    refile(timer, false);
-  }
-
-  private void refile(WheelTimer<T> timer, boolean mayBeListed) {
-    long key = keyOf(timer);
+  Bucket<T> refileBucket(long key) {
     if (Long.compareUnsigned(key, minAllowedKey) < 0) {
-      due.append(timer);
-    } else if (key == refiledKey && refiledTo != null) {
-      refiledTo.append(timer);
-    } else {
-      refiledTo = insert(timer, key, mayBeListed);
+      return due;
+    }
+    if (key != refiledKey || refiledTo == null) {
+      Level<T> level = levelOf(key);
+      if (level != null) {
+        refiledTo = level.bucketFor(level.slotOf(key), false);
+      } else {
+        noteOverflowKey(key);
+        refiledTo = overflow;
+      }
       refiledKey = key;
     }
+    return refiledTo;
   }
 
   // ---------------------------------------------------------------- advancing
@@ -886,7 +900,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       giveBucket(empty);
     } else {
       refiledTo = null;
-      bucket.takeAll(refile);
+      bucket.refileAll();
     }
   }
 
@@ -895,8 +909,12 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    * belongs: in a short list again if its new slot has room there, since it comes with few others.
    */
   void passListed(WheelTimer<T> timer) {
-    refiledTo = null;
-    refile(timer, true);
+    long key = keyOf(timer);
+    if (Long.compareUnsigned(key, minAllowedKey) < 0) {
+      due.append(timer);
+    } else {
+      insert(timer, key, true);
+    }
   }
 
   /**
@@ -907,7 +925,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     overflowScans++;
     overflowKeyLowerBound = END;
     refiledTo = null;
-    overflow.takeAll(refile);
+    overflow.refileAll();
   }
 
   /**

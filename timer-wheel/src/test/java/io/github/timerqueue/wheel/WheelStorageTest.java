@@ -203,6 +203,107 @@ class WheelStorageTest {
     assertThat(fired).as("arming order survives the move").isEqualTo(armed);
   }
 
+  /**
+   * Advances one interval at a time up to {@code end}, checking the invariants after each advance,
+   * and returns the payloads fired, in order.
+   */
+  private static List<Integer> advanceStepByStep(TimingWheel<Integer> wheel, long end) {
+    List<Integer> fired = new ArrayList<>();
+    for (long now = wheel.now() + 1; now <= end; now++) {
+      wheel.advance(now, timer -> fired.add(timer.payload()));
+      TimingWheelInvariants.check(wheel);
+    }
+    return fired;
+  }
+
+  @Test
+  void runsOfOneKeyMovedDownKeepArmingOrderAcrossChunksHolesAndKeysThatComeAgain() {
+    // Level 1's slot of keys 16 to 31 gets runs of one key of every length from 1 to 40, so runs
+    // start and end at every offset of a chunk, on both sides of the move; keys come again after
+    // other keys, joining the bucket they filled before; cancels cut runs in two.
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    List<List<Integer>> expectedByKey = new ArrayList<>();
+    for (int key = 16; key < 32; key++) {
+      expectedByKey.add(new ArrayList<>());
+    }
+    List<TimerHandle<Integer>> timers = new ArrayList<>();
+    SplittableRandom random = new SplittableRandom(5);
+    for (int length = 1; length <= 40; length++) {
+      int key = 16 + random.nextInt(16);
+      for (int i = 0; i < length; i++) {
+        expectedByKey.get(key - 16).add(timers.size());
+        timers.add(wheel.schedule(key + 1, timers.size()));
+      }
+    }
+    Bucket<Integer> passed = ((WheelTimer<Integer>) timers.get(0)).bucket();
+    assertThat(passed.level.index).isEqualTo(1);
+    assertThat(passed.fill).isEqualTo(timers.size());
+    for (int i = 3; i < timers.size(); i += 7) {
+      Integer cancelled = timers.get(i).payload();
+      wheel.cancel(timers.get(i));
+      expectedByKey.forEach(payloads -> payloads.remove(cancelled));
+    }
+    List<Integer> expected = new ArrayList<>();
+    expectedByKey.forEach(expected::addAll);
+
+    assertThat(wheel.advance(16, timer -> {})).isZero();
+    TimingWheelInvariants.check(wheel);
+    for (TimerHandle<Integer> timer : timers) {
+      if (timer.isPending()) {
+        assertThat(WheelProbe.where(wheel, timer)).isEqualTo("level 0");
+      }
+    }
+    assertThat(advanceStepByStep(wheel, 32)).as("key by key, in arming order").isEqualTo(expected);
+    assertThat(wheel.size()).isZero();
+  }
+
+  @Test
+  void aRunMovedDownWhileTheSlabIsFullIsCopiedFromTheSourceAsTheSlabGrows() {
+    // Eight keys of eight timers, as a single TTL files them, fill the four chunks a new slab has,
+    // so the first chunk the move takes grows the slab, which copies the page it reads from.
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    List<Integer> armed = new ArrayList<>();
+    for (int key = 16; key < 24; key++) {
+      for (int i = 0; i < 8; i++) {
+        wheel.schedule(key + 1, armed.size());
+        armed.add(armed.size());
+      }
+    }
+    assertThat(wheel.slab.chunks()).isEqualTo(Slab.INITIAL_CHUNKS);
+    assertThat(wheel.slab.freeChunks).as("every chunk holds timers").isZero();
+
+    assertThat(wheel.advance(16, timer -> {})).isZero();
+    assertThat(wheel.slab.chunks()).as("the slab grew during the move").isGreaterThan(
+        Slab.INITIAL_CHUNKS);
+    TimingWheelInvariants.check(wheel);
+    assertThat(advanceStepByStep(wheel, 24)).isEqualTo(armed);
+  }
+
+  @Test
+  void runsReexaminedInTheOverflowGoBackToItOrDownInArmingOrder() {
+    // The top level ends at key 271 at first: runs of keys beyond it wait in the overflow bucket,
+    // and each re-examination files runs into the levels and the others back into the overflow,
+    // the bucket being emptied.
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    long maxKey = wheel.levels[1].maxKey;
+    java.util.TreeMap<Long, List<Integer>> expectedByKey = new java.util.TreeMap<>();
+    SplittableRandom random = new SplittableRandom(9);
+    int payload = 0;
+    for (int run = 0; run < 120; run++) {
+      long key = maxKey + 1 + random.nextInt(400);
+      int length = 1 + random.nextInt(20);
+      for (int i = 0; i < length; i++) {
+        wheel.schedule(key + 1, payload);
+        expectedByKey.computeIfAbsent(key, k -> new ArrayList<>()).add(payload++);
+      }
+    }
+    assertThat(wheel.overflow.size).isEqualTo(payload);
+    List<Integer> expected = new ArrayList<>();
+    expectedByKey.values().forEach(expected::addAll);
+    assertThat(advanceStepByStep(wheel, maxKey + 402)).isEqualTo(expected);
+    assertThat(wheel.overflowScans).as("re-examinations that kept some timers").isGreaterThan(1);
+  }
+
   @Test
   void emptiedSlotsGiveBackTheirBucketsAndChunks() {
     TimingWheel<Integer> wheel = wheel("3,3,3", 0, 1);
