@@ -185,6 +185,16 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    *   of level 0 (one key) or a coarse slot is due whole, so when nothing is due yet its bucket
    *   becomes the due bucket (pass): its timers are not moved at all between being filed in
    *   level 0 and being handed out.
+   * - A slot of level 1 already in key order is not sorted again. Timing_wheel moves every alarm
+   *   of a passed slot down into the slots of the level below; when the clock enters the first
+   *   key of a slot of level 1 whose timers are in key order (with a single TTL, all of them:
+   *   timers are armed in deadline order), its bucket instead stays whole as the sorted bucket,
+   *   which stands in for level 0's slots of its keys, and each advance hands out its first
+   *   timers, those below the new minimum key, ahead of level 0's slots of the same keys (armed
+   *   later). Moving the slot down had cost a read of every timer and a reference store per
+   *   timer; telling its order costs the reads, loads only, which bring the timers into the cache
+   *   for their firing. Passed slots elsewhere move down in runs of one key: the runs of a single
+   *   TTL go with one array copy per chunk (Bucket#refileAll).
    *
    * Unlike the other strategies, this class writes schedule, cancel and reschedule itself rather
    * than extending AbstractTimerQueue: it is public API, and that skeleton's type parameter would
@@ -223,6 +233,20 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   Bucket<T> firing;
   /** Timers whose keys lie beyond the top level. */
   final Bucket<T> overflow;
+  /**
+   * A passed slot of level 1 whose timers are in key order, which stands in for the
+   * level-0 slots of its keys, or {@code null}; an empty one waits here until the next takes its
+   * place. Its keys lie in level 0's part, from the clock's interval on, and since they are in
+   * order, the due ones are its first timers: each advance hands them out from where they are.
+   */
+  Bucket<T> sorted;
+  /**
+   * Within an advance, the sorted bucket whose timers with keys below the minimum allowed key are
+   * due, to be handed out ahead of the due bucket, until they are; else {@code null}. It is still
+   * {@link #sorted}, or the one before it, all of whose timers are due, which the next slot of
+   * level 1 replaced as the clock entered that slot's keys.
+   */
+  private Bucket<T> sortedDue;
   /**
    * The bucket that the last run of timers refiled into the levels or the overflow bucket joined,
    * and its key, or {@code null} at the start of each bucket passed: timers of one key are next to
@@ -469,7 +493,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    */
   @Override
   public long nextExpiryDelay() {
-    if (due.size > 0 || firing.size > 0) {
+    if (due.size > 0 || firing.size > 0 || sortedHasDue()) {
       return 0;
     }
     if (size == 0) {
@@ -492,6 +516,13 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     due.clear();
     firing.clear();
     overflow.clear();
+    if (sorted != null) {
+      sorted.clear();
+    }
+    if (sortedDue != null) {
+      // Within an advance, one that a newer sorted bucket replaced.
+      sortedDue.clear();
+    }
     for (Level<T> level : levels) {
       level.clear();
     }
@@ -506,6 +537,9 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     Objects.requireNonNull(sink, "sink");
     TimerQueueChecks.checkNotInHandler(advancing, "drain");
     int drained = drain(due, sink) + drain(overflow, sink);
+    if (sorted != null) {
+      drained += drain(sorted, sink);
+    }
     for (Level<T> level : levels) {
       Object entry;
       while ((entry = level.anyOccupied()) != null) {
@@ -554,6 +588,12 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     due.forEach(action);
     firing.forEach(action);
     overflow.forEach(action);
+    if (sorted != null) {
+      sorted.forEach(action);
+    }
+    if (sortedDue != null && sortedDue != sorted) {
+      sortedDue.forEach(action);
+    }
     for (Level<T> level : levels) {
       level.forEach(action);
     }
@@ -644,7 +684,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     if (size == 0) {
       return OptionalLong.empty();
     }
-    if (due.size > 0 || firing.size > 0) {
+    if (due.size > 0 || firing.size > 0 || sortedHasDue()) {
       return OptionalLong.of(now);
     }
     long distance = firesAt(minimumKey()) - elapsed;
@@ -843,6 +883,16 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       minimumKnown = false;
     }
     minAllowedKey = newMinimum;
+    if (sorted != null && sorted.size > 0) {
+      // Its timers with keys below the new minimum are due, before those of level 0's slots of
+      // the same keys, armed later: handed out from where they are if nothing is due yet, else
+      // behind the timers that are.
+      if (due.size == 0) {
+        sortedDue = sorted;
+      } else {
+        takeSortedDue(sorted, null, due, Integer.MAX_VALUE);
+      }
+    }
     int top = levels.length - 1;
     long levelMin = newMinimum;
     for (int index = 0; ; index++) {
@@ -898,10 +948,35 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       Bucket<T> empty = due;
       due = bucket;
       giveBucket(empty);
+    } else if (becomesSorted(bucket)) {
+      bucket.level.detach(bucket);
+      bucket.assign(null, -1, false);
+      // The one it replaces is empty, or its timers, all due, are handed out by this advance,
+      // which then lets it go.
+      if (sorted != null && sorted != sortedDue) {
+        giveBucket(sorted);
+      }
+      sorted = bucket;
     } else {
       refiledTo = null;
       bucket.refileAll();
     }
+  }
+
+  /**
+   * Whether a passed bucket becomes the {@link #sorted} one, its timers staying in their slots:
+   * a slot of level 1 (by key) whose timers are in key order, passed as the clock enters its
+   * first key, so that its keys are exactly level 0's part now and
+   * none is due yet (the sorted bucket before it holds earlier keys, all due). With a single TTL every slot of
+   * level 1 is one, and the lazy radix sort then has nothing to sort: moving its timers down into
+   * one bucket per key was most of what a timer cost between being armed and firing.
+   */
+  private boolean becomesSorted(Bucket<T> bucket) {
+    Level<T> level = bucket.level;
+    return level.index == 1 && !bucket.coarse
+        && (minAllowedKey & ((1L << level.shift) - 1)) == 0
+        && keyOf(bucket.first()) >>> level.shift == minAllowedKey >>> level.shift
+        && bucket.inKeyOrder();
   }
 
   /**
@@ -934,7 +1009,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    * also after a handler threw, the timers of the batch not handed out go back in front of those.
    */
   private int handOutDue(Consumer<? super TimerHandle<T>> onExpired, int limit) {
-    if (due.size == 0) {
+    if (due.size == 0 && sortedDue == null) {
       return 0;
     }
     Bucket<T> batch = due;
@@ -943,7 +1018,18 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     batch.handingOut = true;
     advancing = true;
     int fired = 0;
+    Bucket<T> handedOut = sortedDue;
     try {
+      if (handedOut != null) {
+        fired = takeSortedDue(handedOut, onExpired, null, limit);
+        if (fired == limit) {
+          return fired;
+        }
+        sortedDue = null;
+      }
+      if (batch.fill == 0) {
+        return fired;
+      }
       // Handlers arm timers in the due bucket, never in this one, and may empty or clear it; the
       // slab may grow, so its pages are read anew each time.
       int chunk = batch.first;
@@ -965,13 +1051,93 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     } finally {
       advancing = false;
       batch.handingOut = false;
-      if (batch.size > 0) {
+      if (sortedDue != null) {
+        sortedDue = null;
+        putSortedDueInFront(handedOut, batch);
+      } else if (batch.size > 0) {
         batch.compactIfSparse();
         due.takeAll(appendToFiring);
         firing = due;
         due = batch;
       }
+      if (handedOut != null && handedOut != sorted) {
+        // Replaced by the next sorted bucket, and now empty.
+        giveBucket(handedOut);
+      }
     }
+  }
+
+  /**
+   * Takes the timers of a sorted bucket whose keys are below the minimum allowed key out of it, in
+   * order, at most {@code limit}: hands each to {@code onExpired}, fired, or if that is {@code
+   * null} appends it to {@code into}; returns how many. The bucket is in key order, so its first
+   * timer at or above the minimum ends them, and the chunks before that timer, holes only, go back
+   * to the slab.
+   */
+  private int takeSortedDue(
+      Bucket<T> bucket, Consumer<? super TimerHandle<T>> onExpired, Bucket<T> into, int limit) {
+    bucket.handingOut = true;
+    int taken = 0;
+    int i = 0;
+    try {
+      // Handlers may cancel its timers or clear it, never add one.
+      int chunk = bucket.first;
+      if (bucket.fill > 0) {
+        readAhead = Bucket.readAhead(slab, chunk);
+      }
+      for (; taken < limit && i < bucket.fill; i++) {
+        if (Bucket.startsChunk(i)) {
+          chunk = slab.next(chunk);
+          readAhead ^= Bucket.readAhead(slab, chunk);
+        }
+        int slot = Bucket.slotIn(chunk, i);
+        WheelTimer<T> timer = slab.get(slot);
+        if (bucket.holds(timer, slot)) {
+          if (Long.compareUnsigned(keyOf(timer), minAllowedKey) >= 0) {
+            break;
+          }
+          taken++;
+          if (onExpired != null) {
+            remove(timer);
+            onExpired.accept(timer);
+          } else {
+            forgetIfMinimum(timer);
+            bucket.remove(timer);
+            into.append(timer);
+          }
+        }
+      }
+    } finally {
+      bucket.handingOut = false;
+      if (bucket.size > 0) {
+        // Every filled slot before i is a hole, and a timer is left after them.
+        bucket.dropLeadingChunks(i >>> Slab.CHUNK_SHIFT);
+        bucket.compactIfSparse();
+      }
+    }
+    return taken;
+  }
+
+  /**
+   * After an advance stopped (at its limit, or a handler threw) before it handed out every due
+   * timer of a sorted bucket: the due bucket becomes those timers, then the batch, which the
+   * advance had not started, then the timers that its handlers made due, in that order.
+   */
+  private void putSortedDueInFront(Bucket<T> sortedBucket, Bucket<T> batch) {
+    Bucket<T> madeDue = due;
+    firing = takeBucket(null, -1, false);
+    takeSortedDue(sortedBucket, null, firing, Integer.MAX_VALUE);
+    batch.takeAll(appendToFiring);
+    madeDue.takeAll(appendToFiring);
+    due = firing;
+    firing = batch;
+    giveBucket(madeDue);
+  }
+
+  /** Whether, within an advance, timers of a sorted bucket are still due. */
+  private boolean sortedHasDue() {
+    return sortedDue != null && sortedDue.size > 0
+        && Long.compareUnsigned(keyOf(sortedDue.first()), minAllowedKey) < 0;
   }
 
   // ---------------------------------------------------------------- the minimum
@@ -1025,6 +1191,15 @@ public final class TimingWheel<T> implements TimerQueue<T> {
           }
         }
         break;
+      }
+    }
+    if (sorted != null && sorted.size > 0) {
+      // In key order: its first timer has its smallest key.
+      WheelTimer<T> candidate = sorted.first();
+      long key = keyOf(candidate);
+      if (best == null || Long.compareUnsigned(key, bestKey) < 0) {
+        best = candidate;
+        bestKey = key;
       }
     }
     for (int index = 1; index < levels.length; index++) {
@@ -1155,6 +1330,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
 
   /** The name of a bucket that is not a slot of a level, for messages. */
   String nameOf(Bucket<T> bucket) {
-    return bucket == due ? "due" : bucket == firing ? "firing" : "overflow";
+    return bucket == due ? "due" : bucket == firing ? "firing"
+        : bucket == sorted ? "sorted" : "overflow";
   }
 }

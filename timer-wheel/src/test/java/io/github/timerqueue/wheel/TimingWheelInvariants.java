@@ -64,6 +64,7 @@ final class TimingWheelInvariants {
       check(wheel.due != wheel.firing && wheel.due != wheel.overflow
           && wheel.firing != wheel.overflow, "due, firing and overflow share a bucket");
       total += checkOverflow();
+      total += checkSorted();
       for (int index = 0; index <= top; index++) {
         Level<T> level = levels[index];
         int keyed = 0;
@@ -274,6 +275,33 @@ final class TimingWheelInvariants {
             "overflow key " + Long.toUnsignedString(key) + " is within the top level");
         check(Long.compareUnsigned(wheel.overflowKeyLowerBound, key) <= 0,
             "overflow bound above key " + Long.toUnsignedString(key));
+        noteKey(key);
+      });
+      return size;
+    }
+
+    /**
+     * Checks the sorted bucket: none of the wheel's other buckets, in no slot, not handed out, its
+     * timers in the order of their keys, every key in level 0's part.
+     */
+    private int checkSorted() {
+      Bucket<T> sorted = wheel.sorted;
+      if (sorted == null) {
+        return 0;
+      }
+      check(sorted != wheel.due && sorted != wheel.firing && sorted != wheel.overflow,
+          "the sorted bucket is " + wheel.nameOf(sorted));
+      check(sorted.level == null, "the sorted bucket is in a slot");
+      check(!sorted.handingOut, "the sorted bucket is still handed out");
+      int size = checkBucket(sorted, "sorted bucket");
+      long high = top > 0 ? levels[1].minKey - 1 : levels[0].maxKey;
+      long[] last = {wheel.minAllowedKey};
+      sorted.forEach(timer -> {
+        long key = wheel.keyOf(timer);
+        check(Long.compareUnsigned(key, last[0]) >= 0 && Long.compareUnsigned(key, high) <= 0,
+            "sorted key " + Long.toUnsignedString(key) + " after "
+                + Long.toUnsignedString(last[0]) + " or beyond level 0's part");
+        last[0] = key;
         noteKey(key);
       });
       return size;

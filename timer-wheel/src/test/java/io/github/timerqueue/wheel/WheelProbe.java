@@ -35,6 +35,9 @@ final class WheelProbe {
     if (bucket == wheel.overflow) {
       return "overflow";
     }
+    if (bucket == wheel.sorted) {
+      return "level 0";
+    }
     return (bucket.coarse ? "coarse level " : "level ") + bucket.level.index;
   }
 

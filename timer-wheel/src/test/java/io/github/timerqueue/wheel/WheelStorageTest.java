@@ -8,10 +8,13 @@ import io.github.timerqueue.TimerHandle;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.SplittableRandom;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * How the wheel stores its timers: buckets as chains of slab chunks, the bound on the holes that
@@ -259,15 +262,18 @@ class WheelStorageTest {
 
   @Test
   void aRunMovedDownWhileTheSlabIsFullIsCopiedFromTheSourceAsTheSlabGrows() {
-    // Eight keys of eight timers, as a single TTL files them, fill the four chunks a new slab has,
-    // so the first chunk the move takes grows the slab, which copies the page it reads from.
+    // Eight keys of eight timers fill the four chunks a new slab has, so the first chunk the
+    // move takes grows the slab, which copies the page it reads from. The keys come in falling
+    // order, so that the bucket is moved down rather than kept as the sorted one.
     TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
     List<Integer> armed = new ArrayList<>();
-    for (int key = 16; key < 24; key++) {
+    for (int key = 23; key >= 16; key--) {
+      List<Integer> ofKey = new ArrayList<>();
       for (int i = 0; i < 8; i++) {
-        wheel.schedule(key + 1, armed.size());
-        armed.add(armed.size());
+        ofKey.add(armed.size() + ofKey.size());
+        wheel.schedule(key + 1, ofKey.get(i));
       }
+      armed.addAll(0, ofKey);
     }
     assertThat(wheel.slab.chunks()).isEqualTo(Slab.INITIAL_CHUNKS);
     assertThat(wheel.slab.freeChunks).as("every chunk holds timers").isZero();
@@ -302,6 +308,198 @@ class WheelStorageTest {
     expectedByKey.values().forEach(expected::addAll);
     assertThat(advanceStepByStep(wheel, maxKey + 402)).isEqualTo(expected);
     assertThat(wheel.overflowScans).as("re-examinations that kept some timers").isGreaterThan(1);
+  }
+
+  /**
+   * A wheel "4,4" at resolution 1 with {@code perKey} timers for each key from 16 to 31, armed in
+   * deadline order as a single TTL arms them, with payloads 0, 1, 2, ...: level 1's slot of those
+   * keys, passed at 16, becomes the sorted bucket.
+   */
+  private static TimingWheel<Integer> sortedSlotAhead(int perKey) {
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    int payload = 0;
+    for (int key = 16; key < 32; key++) {
+      for (int i = 0; i < perKey; i++) {
+        wheel.schedule(key + 1, payload++);
+      }
+    }
+    return wheel;
+  }
+
+  @Test
+  void aPassedSlotOfLevelOneInDeadlineOrderStandsInForLevelZeroAndHandsOutItsTimersInPlace() {
+    TimingWheel<Integer> wheel = sortedSlotAhead(8);
+    Bucket<Integer> slot = wheel.levels[1].bucketAt(wheel.levels[1].slotOf(16), false);
+    assertThat(slot.inKeyOrder()).isTrue();
+    assertThat(wheel.advance(16, timer -> {})).isZero();
+    assertThat(wheel.sorted).as("the slot's bucket, its timers not moved").isSameAs(slot);
+    assertThat(wheel.levels[0].keyed).as("level 0's slots hold nothing").isZero();
+    assertThat(wheel.nextExpiryDelay()).isEqualTo(1);
+    TimingWheelInvariants.check(wheel);
+
+    // Timers armed now with the same keys go to level 0's slots and fire after the sorted ones.
+    TimerHandle<Integer> later = wheel.schedule(17, 1_000);
+    TimerHandle<Integer> moved = wheel.schedule(18, 1_001);
+    assertThat(WheelProbe.where(wheel, later)).isEqualTo("level 0");
+    assertThat(wheel.levels[0].keyed).isEqualTo(2);
+    // A sorted timer cancelled, and one re-armed to a key still ahead.
+    wheel.cancel(slotTimer(wheel, 3));
+    TimerHandle<Integer> rearmed = slotTimer(wheel, 5);
+    wheel.reschedule(rearmed, 18);
+    wheel.reschedule(moved, 17);
+    int chunks = wheel.slab.freeChunks;
+
+    List<Integer> fired = new ArrayList<>();
+    wheel.advance(17, timer -> fired.add(timer.payload()));
+    assertThat(fired).containsExactly(0, 1, 2, 4, 6, 7, 1_000, 1_001);
+    TimingWheelInvariants.check(wheel);
+    fired.clear();
+    wheel.advance(18, timer -> fired.add(timer.payload()));
+    assertThat(fired).containsExactly(8, 9, 10, 11, 12, 13, 14, 15, 5);
+    assertThat(wheel.slab.freeChunks).as("handed-out chunks go back").isGreaterThan(chunks);
+    TimingWheelInvariants.check(wheel);
+    fired.clear();
+    assertThat(advanceStepByStep(wheel, 32)).hasSize(14 * 8);
+    assertThat(wheel.size()).isZero();
+    assertThat(wheel.sorted.fill).isZero();
+    TimingWheelInvariants.check(wheel);
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {Integer.MAX_VALUE, 3})
+  void aSingleTtlFlowHandsOutEachSlotOfLevelOneFromWhereItIsOnTimeAndInArmingOrder(int limit) {
+    // Four timers armed per interval, each re-armed 50 intervals on as it fires: every slot of
+    // level 1 is in deadline order and becomes the sorted bucket in turn, the one before it
+    // still holding the timers of its last key when the clock enters the next slot's keys. With
+    // a limit, an advance hands out three timers at a time and is called again.
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    long ttl = 50;
+    Map<TimerHandle<Integer>, long[]> armed = new java.util.IdentityHashMap<>();
+    long[] sequence = {0};
+    List<long[]> fired = new ArrayList<>();
+    List<Bucket<Integer>> sortedBuckets = new ArrayList<>();
+    java.util.function.Consumer<TimerHandle<Integer>> rearm = timer -> {
+      long[] deadlineAndSequence = armed.get(timer);
+      fired.add(new long[] {deadlineAndSequence[0], deadlineAndSequence[1], wheel.now()});
+      wheel.reschedule(timer, wheel.now() + ttl);
+      armed.put(timer, new long[] {wheel.now() + ttl, sequence[0]++});
+    };
+    for (long now = 1; now <= 400; now++) {
+      if (now <= ttl) {
+        for (int i = 0; i < 4; i++) {
+          armed.put(wheel.schedule(now + ttl, i), new long[] {now + ttl, sequence[0]++});
+        }
+      }
+      int handedOut;
+      do {
+        handedOut = wheel.advance(now, rearm, limit);
+      } while (handedOut == limit);
+      if (wheel.sorted != null && (sortedBuckets.isEmpty()
+          || sortedBuckets.get(sortedBuckets.size() - 1) != wheel.sorted)) {
+        sortedBuckets.add(wheel.sorted);
+      }
+      TimingWheelInvariants.check(wheel);
+    }
+    assertThat(fired).hasSize(4 * (400 - (int) ttl));
+    for (int i = 0; i < fired.size(); i++) {
+      assertThat(fired.get(i)[0]).as("fired at its deadline").isEqualTo(fired.get(i)[2]);
+      if (i > 0) {
+        assertThat(fired.get(i)[1]).as("in arming order").isGreaterThan(fired.get(i - 1)[1]);
+      }
+    }
+    // The first keys are 50 to 99: level 1's slots from that of keys 48 to 63 up to that of keys
+    // 384 to 399 each became the sorted bucket as the clock entered them.
+    assertThat(sortedBuckets).as("slots of level 1 kept as sorted buckets").hasSize(23);
+  }
+
+  /** The pending timer of the sorted bucket with a payload. */
+  private static TimerHandle<Integer> slotTimer(TimingWheel<Integer> wheel, int payload) {
+    List<TimerHandle<Integer>> found = new ArrayList<>();
+    wheel.sorted.forEach(timer -> {
+      if (timer.payload() == payload) {
+        found.add(timer);
+      }
+    });
+    assertThat(found).hasSize(1);
+    return found.get(0);
+  }
+
+  @Test
+  void sortedTimersNotHandedOutStayAheadOfTheBatchAndOfTimersMadeDueMeanwhile() {
+    TimingWheel<Integer> wheel = sortedSlotAhead(8);
+    wheel.advance(16, timer -> {});
+    wheel.schedule(17, 100);
+    wheel.schedule(17, 101);
+    List<Integer> fired = new ArrayList<>();
+    // Three of the eight sorted timers of key 16; a handler makes a timer due meanwhile.
+    assertThat(wheel.advance(17, timer -> {
+      fired.add(timer.payload());
+      if (fired.size() == 1) {
+        wheel.schedule(10, 200);
+      }
+      assertThat(wheel.nextExpiryDelay()).as("sorted timers still due").isZero();
+    }, 3)).isEqualTo(3);
+    assertThat(fired).containsExactly(0, 1, 2);
+    TimingWheelInvariants.check(wheel);
+    assertThat(wheel.nextExpiryDelay()).isZero();
+    fired.clear();
+    wheel.advance(17, timer -> fired.add(timer.payload()));
+    assertThat(fired).containsExactly(3, 4, 5, 6, 7, 100, 101, 200);
+    TimingWheelInvariants.check(wheel);
+
+    // A handler that throws leaves the rest in front in the same way.
+    fired.clear();
+    assertThatThrownBy(() -> wheel.advance(18, timer -> {
+      fired.add(timer.payload());
+      if (fired.size() == 2) {
+        throw new IllegalStateException("handler");
+      }
+    })).isInstanceOf(IllegalStateException.class);
+    TimingWheelInvariants.check(wheel);
+    wheel.advance(18, timer -> fired.add(timer.payload()));
+    assertThat(fired).containsExactly(8, 9, 10, 11, 12, 13, 14, 15);
+  }
+
+  @Test
+  void sortedTimersMadeDueBehindTimersAlreadyDueJoinTheDueBucketInOrder() {
+    TimingWheel<Integer> wheel = sortedSlotAhead(8);
+    wheel.advance(16, timer -> {});
+    wheel.schedule(16, 100);
+    wheel.schedule(17, 101);
+    List<Integer> fired = new ArrayList<>();
+    wheel.advance(17, timer -> fired.add(timer.payload()));
+    assertThat(fired).containsExactly(100, 0, 1, 2, 3, 4, 5, 6, 7, 101);
+    TimingWheelInvariants.check(wheel);
+    // An advance past the sorted keys and beyond hands all of them out.
+    fired.clear();
+    assertThat(wheel.advance(1_000, timer -> fired.add(timer.payload()))).isEqualTo(15 * 8);
+    assertThat(fired).isEqualTo(IntStream.range(8, 16 * 8).boxed().toList());
+    TimingWheelInvariants.check(wheel);
+  }
+
+  @Test
+  void aSortedBucketIsClearedDrainedAndVisitedWithTheOtherTimers() {
+    TimingWheel<Integer> wheel = sortedSlotAhead(8);
+    wheel.advance(16, timer -> {});
+    List<Integer> seen = new ArrayList<>();
+    wheel.forEach(timer -> seen.add(timer.payload()));
+    assertThat(seen).hasSize(16 * 8);
+    assertThat(wheel.drain(timer -> {})).isEqualTo(16 * 8);
+    assertThat(wheel.size()).isZero();
+    TimingWheelInvariants.check(wheel);
+
+    TimingWheel<Integer> cleared = sortedSlotAhead(8);
+    cleared.advance(16, timer -> {});
+    List<TimerHandle<Integer>> handedOut = new ArrayList<>();
+    assertThat(cleared.advance(17, timer -> {
+      handedOut.add(timer);
+      cleared.clear();
+    })).isEqualTo(1);
+    assertThat(cleared.size()).isZero();
+    TimingWheelInvariants.check(cleared);
+    TimerHandle<Integer> again = cleared.schedule(40, 1);
+    assertThat(cleared.advance(40, timer -> {})).isEqualTo(1);
+    assertThat(again.isPending()).isFalse();
   }
 
   @Test
@@ -812,8 +1010,10 @@ class WheelStorageTest {
   @Test
   void timersMovedDownFromABucketJoinBucketsAndAShortListsTimersMoveDownIntoShortLists() {
     TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
-    WheelTimer<Integer> first = (WheelTimer<Integer>) wheel.schedule(20, 1);
+    // Out of deadline order, so that the slot's bucket is moved down rather than kept as the
+    // sorted one.
     WheelTimer<Integer> second = (WheelTimer<Integer>) wheel.schedule(21, 2);
+    WheelTimer<Integer> first = (WheelTimer<Integer>) wheel.schedule(20, 1);
     for (int i = 2; i <= Level.LIST_MAX; i++) {
       wheel.schedule(22, 100 + i);
     }
@@ -846,6 +1046,9 @@ class WheelStorageTest {
   @Test
   void aTimerThatMovesBetweenBucketsKeepsItsLinkSoNoReferenceIsStoredInIt() {
     TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    // A deadline out of order in the slot of keys 64 to 79, so that its bucket is moved down
+    // rather than kept as the sorted one.
+    wheel.schedule(71, 99);
     List<WheelTimer<Integer>> early = new ArrayList<>();
     for (int i = 0; i <= Level.LIST_MAX; i++) {
       early.add((WheelTimer<Integer>) wheel.schedule(40, i));
