@@ -167,6 +167,18 @@ final class Bucket<T> {
   /** Appends a timer that is in no bucket; it is then pending, here. */
   void append(WheelTimer<T> timer) {
     Slab<T> slab = owner.slab;
+    takeChunkIfFull(slab);
+    int slot = slotIn(last, fill++);
+    slab.set(slot, timer);
+    timer.slot = slot;
+    size++;
+    if (level != null) {
+      level.joined(this, 1);
+    }
+  }
+
+  /** Adds a chunk from the slab to the chain if slot {@code fill} starts one. */
+  private void takeChunkIfFull(Slab<T> slab) {
     if ((fill & (Slab.CHUNK - 1)) == 0) {
       int chunk = slab.take();
       slab.setBucket(chunk, this);
@@ -176,13 +188,6 @@ final class Bucket<T> {
         slab.link(last, chunk);
       }
       last = chunk;
-    }
-    int slot = slotIn(last, fill++);
-    slab.set(slot, timer);
-    timer.slot = slot;
-    size++;
-    if (level != null) {
-      level.joined(this, 1);
     }
   }
 
@@ -197,16 +202,7 @@ final class Bucket<T> {
     Slab<T> slab = owner.slab;
     int joined = count;
     while (count > 0) {
-      if ((fill & (Slab.CHUNK - 1)) == 0) {
-        int chunk = slab.take();
-        slab.setBucket(chunk, this);
-        if (fill == 0) {
-          first = chunk;
-        } else {
-          slab.link(last, chunk);
-        }
-        last = chunk;
-      }
+      takeChunkIfFull(slab);
       int to = slotIn(last, fill);
       int copied = Math.min(count, Slab.CHUNK - (fill & (Slab.CHUNK - 1)));
       // Taking a chunk may have grown the slab: the source's page is read after it.
@@ -316,65 +312,20 @@ final class Bucket<T> {
   }
 
   /**
-   * Empties the bucket and hands its timers, in order, to {@code sink}, each already out of the
-   * bucket and not pending. The sink may put them in any bucket, this one included.
+   * Empties the bucket and moves its timers, in order, to the end of {@code into}, or if that is
+   * {@code null} files each where its key now belongs ({@link TimingWheel#refileBucket}): the
+   * moves of the lazy radix sort. Timers next to each other bound for one bucket (with a single
+   * TTL, those armed in one interval) go as a run, with one array copy per chunk they fill ({@link
+   * #appendRun}) and one lookup of their bucket.
    *
-   * <p>Each chunk goes back to the slab as soon as its last slot is read, so that the sink, filing
-   * the timers elsewhere, reuses it: moving a bucket costs at most one chunk per bucket it files
-   * into beyond those it frees, never a second copy of the bucket. Otherwise a large bucket passed
-   * by a level (with a single TTL, one slot of level 2 holds nearly every timer as level 1 nears
-   * its end) would hold its chunks until all its timers had taken new ones, and the slab would
-   * grow to twice the timers it ever holds.
+   * <p>Each chunk goes back to the slab as soon as it has been read, so that filing the timers
+   * elsewhere reuses it: moving a bucket costs at most one chunk per bucket it files into beyond
+   * those it frees, never a second copy of the bucket. Otherwise a large bucket passed by a level
+   * would hold its chunks until all its timers had taken new ones, and the slab would grow to
+   * twice the timers it ever holds. A run ends at the end of its chunk, and the next run of its
+   * key finds the bucket it joined again without a lookup.
    */
-  void takeAll(Consumer<WheelTimer<T>> sink) {
-    Slab<T> slab = owner.slab;
-    int chunk = first;
-    int end = fill;
-    int count = size;
-    first = Slab.NO_CHUNK;
-    last = Slab.NO_CHUNK;
-    fill = 0;
-    size = 0;
-    long readAhead = end > 0 ? readAhead(slab, chunk) : 0;
-    for (int i = 0; i < end; i++) {
-      if (startsChunk(i)) {
-        int read = chunk;
-        chunk = slab.next(read);
-        slab.give(read, read, 1);
-        readAhead ^= readAhead(slab, chunk);
-      }
-      // The sink may grow the slab: read its pages anew each time.
-      int slot = slotIn(chunk, i);
-      WheelTimer<T>[] page = slab.pageOf(slot);
-      WheelTimer<T> timer = page[Slab.offset(slot)];
-      if (timer != null) {
-        page[Slab.offset(slot)] = null;
-        if (holds(timer, slot)) {
-          timer.slot = WheelTimer.NOT_PENDING;
-          sink.accept(timer);
-        }
-      }
-    }
-    if (end > 0) {
-      slab.give(chunk, chunk, 1);
-      owner.readAhead = readAhead;
-    }
-    if (level != null && count > 0) {
-      level.emptied(this, count);
-    }
-  }
-
-  /**
-   * Empties the bucket and files each of its timers where its key now belongs ({@link
-   * TimingWheel#refileBucket}), in order: the moves of the lazy radix sort. Timers next to each
-   * other with one key (with a single TTL, those armed in one interval) go as a run, with one
-   * array copy per chunk they fill ({@link #appendRun}) and one lookup of their bucket.
-   *
-   * <p>As in {@link #takeAll}, each chunk goes back to the slab once it has been read, so that
-   * filing reuses it; a run ends at the end of its chunk, and the next run of its key finds the
-   * bucket it joined again without a lookup.
-   */
-  void refileAll() {
+  void moveAll(Bucket<T> into) {
     TimingWheel<T> wheel = owner;
     Slab<T> slab = wheel.slab;
     int chunk = first;
@@ -396,9 +347,9 @@ final class Bucket<T> {
       for (int i = 0; i < slots; i++) {
         WheelTimer<T> timer = slab.get(chunkStart + i);
         boolean pending = holds(timer, chunkStart + i);
-        long key = pending ? wheel.keyOf(timer) : 0;
+        long key = pending && into == null ? wheel.keyOf(timer) : 0;
         if (runLength > 0 && (!pending || key != runKey)) {
-          refileRun(runFirst, chunkStart + runStart, runLength, runKey);
+          moveRun(into, runFirst, chunkStart + runStart, runLength, runKey);
           runLength = 0;
         }
         if (pending) {
@@ -411,7 +362,7 @@ final class Bucket<T> {
         }
       }
       if (runLength > 0) {
-        refileRun(runFirst, chunkStart + runStart, runLength, runKey);
+        moveRun(into, runFirst, chunkStart + runStart, runLength, runKey);
       }
       // The timers moved and the stale references go: a free chunk's slots are all null.
       WheelTimer<T>[] page = slab.pageOf(chunkStart);
@@ -427,12 +378,12 @@ final class Bucket<T> {
   }
 
   /**
-   * Files a run of {@code length} timers of one key, pending in slab slots from {@code from} on,
-   * the first of them {@code first}, where the key now belongs: a lone timer by one append, since
-   * timers at random keys come one to a run.
+   * Moves a run of {@code length} timers, pending in slab slots from {@code from} on, the first of
+   * them {@code first}, to the end of {@code into}, or if that is {@code null} where their key
+   * now belongs: a lone timer by one append, since timers at random keys come one to a run.
    */
-  private void refileRun(WheelTimer<T> first, int from, int length, long key) {
-    Bucket<T> bucket = owner.refileBucket(key);
+  private void moveRun(Bucket<T> into, WheelTimer<T> first, int from, int length, long key) {
+    Bucket<T> bucket = into != null ? into : owner.refileBucket(key);
     if (length == 1) {
       bucket.append(first);
     } else {

@@ -194,7 +194,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    *   later). Moving the slot down had cost a read of every timer and a reference store per
    *   timer; telling its order costs the reads, loads only, which bring the timers into the cache
    *   for their firing. Passed slots elsewhere move down in runs of one key: the runs of a single
-   *   TTL go with one array copy per chunk (Bucket#refileAll).
+   *   TTL go with one array copy per chunk (Bucket#moveAll).
    *
    * Unlike the other strategies, this class writes schedule, cancel and reschedule itself rather
    * than extending AbstractTimerQueue: it is public API, and that skeleton's type parameter would
@@ -256,8 +256,6 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    */
   private Bucket<T> refiledTo;
   private long refiledKey;
-  /** Appends a timer to the firing bucket. */
-  private final Consumer<WheelTimer<T>> appendToFiring = timer -> firing.append(timer);
 
   private long now;
   /** Unsigned distance of the clock from the start time. */
@@ -959,7 +957,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       sorted = bucket;
     } else {
       refiledTo = null;
-      bucket.refileAll();
+      bucket.moveAll(null);
     }
   }
 
@@ -1000,7 +998,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     overflowScans++;
     overflowKeyLowerBound = END;
     refiledTo = null;
-    overflow.refileAll();
+    overflow.moveAll(null);
   }
 
   /**
@@ -1056,7 +1054,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
         putSortedDueInFront(handedOut, batch);
       } else if (batch.size > 0) {
         batch.compactIfSparse();
-        due.takeAll(appendToFiring);
+        due.moveAll(batch);
         firing = due;
         due = batch;
       }
@@ -1125,12 +1123,10 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    */
   private void putSortedDueInFront(Bucket<T> sortedBucket, Bucket<T> batch) {
     Bucket<T> madeDue = due;
-    firing = takeBucket(null, -1, false);
-    takeSortedDue(sortedBucket, null, firing, Integer.MAX_VALUE);
-    batch.takeAll(appendToFiring);
-    madeDue.takeAll(appendToFiring);
-    due = firing;
-    firing = batch;
+    due = takeBucket(null, -1, false);
+    takeSortedDue(sortedBucket, null, due, Integer.MAX_VALUE);
+    batch.moveAll(due);
+    madeDue.moveAll(due);
     giveBucket(madeDue);
   }
 
