@@ -65,7 +65,8 @@ import java.util.function.Consumer;
  * <h2>Order</h2>
  * Timers with the same deadline, armed while that deadline was still ahead, fire in the order they
  * were armed (a {@code reschedule} counts as arming): the pending timers stored under one key are
- * all in a single bucket, in arming order, wherever they are. Advancing one interval at a time fires
+ * in one bucket, in arming order, or in two, those armed before the key came within level 0's
+ * reach ahead of those armed since, and handed out first. Advancing one interval at a time fires
  * timers in interval order, since each such advance fires exactly the timers of one key. An advance
  * that passes many intervals at once hands out timers grouped by the slot they were found in, not
  * necessarily in interval order. A timer armed with a deadline at or before {@link #now()} is due
@@ -964,10 +965,10 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   /**
    * Whether a passed bucket becomes the {@link #sorted} one, its timers staying in their slots:
    * a slot of level 1 (by key) whose timers are in key order, passed as the clock enters its
-   * first key, so that its keys are exactly level 0's part now and
-   * none is due yet (the sorted bucket before it holds earlier keys, all due). With a single TTL every slot of
-   * level 1 is one, and the lazy radix sort then has nothing to sort: moving its timers down into
-   * one bucket per key was most of what a timer cost between being armed and firing.
+   * first key, so that its keys are exactly level 0's part now and none is due yet (the sorted
+   * bucket before it holds earlier keys, all due). With a single TTL every slot of level 1 is one,
+   * and the lazy radix sort then has nothing to sort: moving its timers down into one bucket per
+   * key was most of what a timer cost between being armed and firing.
    */
   private boolean becomesSorted(Bucket<T> bucket) {
     Level<T> level = bucket.level;
