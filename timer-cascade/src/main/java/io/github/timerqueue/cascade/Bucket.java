@@ -38,6 +38,8 @@ final class Bucket extends SlotBucket {
 
   /** Holes tolerated on top of three per timer before a removal compacts. */
   static final int SLACK = 64;
+  /** How many timers a compaction moves before it writes their positions. */
+  static final int COMPACTED_CHUNK = 64;
 
   Bucket(int number, int positionBase, SlotPool pool) {
     super(number, positionBase, pool);
@@ -118,27 +120,39 @@ final class Bucket extends SlotBucket {
 
   /**
    * Fills the holes among the first {@code live} slots with the last timers, and records their
-   * positions: only timers beyond the first {@code live} slots move, at most one per hole.
+   * positions: only timers beyond the first {@code live} slots move, at most one per hole. The
+   * timers move {@value #COMPACTED_CHUNK} at a time, and their positions are written after each
+   * such chunk's moves, not with each move: each reference stored into the array runs G1's write
+   * barrier, whose fence would wait for the position written just before it, a cache miss in a
+   * timer picked at random, so that no two of those misses would overlap.
    */
   private void compact() {
     CascadeTimer<?>[] slots = this.slots;
+    int[] filled = pool.filledHoles;
     int hole = 0;
     int last = end - 1;
-    while (true) {
-      while (hole < last && slots[hole] != null) {
-        hole++;
+    int moved;
+    do {
+      moved = 0;
+      while (moved < COMPACTED_CHUNK) {
+        while (hole < last && slots[hole] != null) {
+          hole++;
+        }
+        while (last > hole && slots[last] == null) {
+          last--;
+        }
+        if (hole >= last) {
+          break;
+        }
+        slots[hole] = slots[last];
+        slots[last] = null;
+        filled[moved++] = hole;
       }
-      while (last > hole && slots[last] == null) {
-        last--;
+      for (int i = 0; i < moved; i++) {
+        int slot = filled[i];
+        slots[slot].position = positionOf(slot);
       }
-      if (hole >= last) {
-        break;
-      }
-      CascadeTimer<?> timer = slots[last];
-      slots[last] = null;
-      slots[hole] = timer;
-      timer.position = positionOf(hole);
-    }
+    } while (moved == COMPACTED_CHUNK);
     end = live;
     shrinkIfSparse();
   }

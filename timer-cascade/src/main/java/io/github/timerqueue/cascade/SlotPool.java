@@ -65,6 +65,12 @@ final class SlotPool {
    * least the most timers the queue holds, so that a compaction always makes room.
    */
   final int maxSlots;
+  /**
+   * The slots a compacting bucket has just filled, {@link Bucket#COMPACTED_CHUNK} at a time, whose
+   * timers' positions it writes next: one array for all the queue's buckets, as one compacts at a
+   * time.
+   */
+  final int[] filledHoles = new int[Bucket.COMPACTED_CHUNK];
   /** The number of slots in the arrays held. */
   private long heldSlots;
   /** The number of slots in the arrays handed out and held: in buckets or here. */

@@ -489,4 +489,54 @@ class CascadeStorageTest {
     }
     CascadeInvariants.check(queue);
   }
+
+  /**
+   * A compaction moves its timers a chunk at a time and writes their positions after each chunk:
+   * with one move fewer than a chunk, a whole chunk, one more, and two whole chunks, holes
+   * scattered among the timers that stay, every timer that moved is in the slot its position names
+   * and every other stays where it was.
+   */
+  @Test
+  void aCompactionRecordsEveryPositionAcrossItsChunks() {
+    int chunk = Bucket.COMPACTED_CHUNK;
+    int capacity = 1024;
+    int holes = capacity / 4;
+    int live = capacity - holes;
+    for (int moves : new int[] {chunk - 1, chunk, chunk + 1, 2 * chunk}) {
+      CascadeTimerQueue<Integer> queue = levelsUpTo(1 << 20);
+      Bucket bucket = queue.levels[1].buckets[1];
+      List<TimerHandle<Integer>> timers = new ArrayList<>();
+      for (int i = 0; i < capacity; i++) {
+        timers.add(queue.schedule(300 + i % 200, i));
+      }
+      assertThat(bucket.slots).hasSize(capacity);
+      // A quarter of the array in holes, so the next add compacts: `moves` of them among the
+      // slots that stay, every third one, and the rest among the last slots, whose other timers
+      // are the ones that move.
+      for (int i = 0; i < moves; i++) {
+        queue.cancel(timers.get(3 * i));
+      }
+      for (int i = 0; i < holes - moves; i++) {
+        queue.cancel(timers.get(live + i));
+      }
+      CascadeTimer<?>[] before = bucket.slots.clone();
+
+      queue.schedule(301, -2);
+
+      assertThat(bucket.slots).as("%d moves: compacted in place", moves).hasSize(capacity);
+      assertThat(bucket.end).isEqualTo(live + 1);
+      int moved = 0;
+      for (int slot = 0; slot < live; slot++) {
+        CascadeTimer<?> timer = bucket.slots[slot];
+        assertThat(timer).as("slot %d", slot).isNotNull();
+        assertThat(timer.position).as("slot %d", slot).isEqualTo(bucket.positionOf(slot));
+        if (before[slot] != timer) {
+          assertThat(before[slot]).as("slot %d held a timer that stays", slot).isNull();
+          moved++;
+        }
+      }
+      assertThat(moved).isEqualTo(moves);
+      CascadeInvariants.check(queue);
+    }
+  }
 }
