@@ -697,11 +697,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     // after the new one is filed, so that the store comes as early as it can.
     long oldDeadline = timer.deadline();
     timer.setDeadline(deadline);
-    if (toLevel != null) {
-      fileInLevel(toLevel, digit, timer, tick);
-    } else {
-      fileFar(timer, tick);
-    }
+    fileIn(to, toLevel, digit, timer, tick);
     // The timer leaves its old tick, which may have been the earliest: the earliest is forgotten,
     // not lowered to the new tick.
     earliestKnown = false;
@@ -773,27 +769,33 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
         && (knownEarliest == NO_TICK || Long.compareUnsigned(tick, knownEarliest) < 0)) {
       knownEarliest = tick;
     }
+    Level toLevel = null;
+    int digit = 0;
+    Bucket to = far;
     if (level < levelCount) {
-      fileInLevel(levels[level], digit(tick, level), timer, tick);
-    } else {
-      fileFar(timer, tick);
+      toLevel = levels[level];
+      digit = digit(tick, level);
+      to = toLevel.buckets[digit];
     }
+    fileIn(to, toLevel, digit, timer, tick);
   }
 
-  /** Files a timer in the far bucket, and lowers the far bucket's mark. */
-  private void fileFar(CascadeTimer<?> timer, long tick) {
-    far.add(timer);
-    if (farLowWater == NO_TICK || Long.compareUnsigned(tick, farLowWater) <= 0) {
+  /**
+   * Files a timer in {@code to}, the bucket of {@code digit} in {@code toLevel}, and lowers that
+   * level's mark; with {@code toLevel} null, {@code to} is the far bucket, whose mark it lowers.
+   * One add for both kinds of bucket, not one each: each add compiles to a store with G1's write
+   * barrier, and with two of them the compiled arm outgrew the code size up to which HotSpot's C2
+   * inlines an already compiled method into its caller.
+   */
+  private void fileIn(Bucket to, Level toLevel, int digit, CascadeTimer<?> timer, long tick) {
+    to.add(timer);
+    if (toLevel != null) {
+      toLevel.markOccupied(digit);
+      lowerLowWater(toLevel, tick, timer);
+    } else if (farLowWater == NO_TICK || Long.compareUnsigned(tick, farLowWater) <= 0) {
       farLowWater = tick;
       farWitness = timer;
     }
-  }
-
-  /** Files a timer in the bucket of {@code digit} of its level, and lowers the level's mark. */
-  private static void fileInLevel(Level wheelLevel, int digit, CascadeTimer<?> timer, long tick) {
-    wheelLevel.buckets[digit].add(timer);
-    wheelLevel.markOccupied(digit);
-    lowerLowWater(wheelLevel, tick, timer);
   }
 
   /** Lowers a level's mark to {@code tick}, witnessed by {@code timer}, if that is not above it. */
