@@ -240,8 +240,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
 
   /** Timers beyond the last level, with their low-water mark and its witness, as for a level. */
   final Bucket far;
-  long farLowWater = NO_TICK;
-  CascadeTimer<?> farWitness;
+  final LowWaterMark farMark = new LowWaterMark();
 
   /** The two due buckets, by number. */
   private final DueBucket[] dueBuckets;
@@ -471,12 +470,10 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
         }
       }
       Arrays.fill(occupied, 0);
-      wheelLevel.lowWater = NO_TICK;
-      wheelLevel.witness = null;
+      wheelLevel.reset();
     }
     release(far);
-    farLowWater = NO_TICK;
-    farWitness = null;
+    farMark.reset();
     release(due);
     release(firing);
     size = 0;
@@ -783,28 +780,18 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   /**
    * Files a timer in {@code to}, the bucket of {@code digit} in {@code toLevel}, and lowers that
    * level's mark; with {@code toLevel} null, {@code to} is the far bucket, whose mark it lowers.
-   * One add for both kinds of bucket, not one each: each add compiles to a store with G1's write
-   * barrier, and with two of them the compiled arm outgrew the code size up to which HotSpot's C2
-   * inlines an already compiled method into its caller.
+   * One add and one mark for both kinds of bucket, not one each: each add and each mark's witness
+   * compiles to a store with G1's write barrier, and with two of each the compiled arm outgrew the
+   * code size up to which HotSpot's C2 inlines an already compiled method into its caller.
    */
   private void fileIn(Bucket to, Level toLevel, int digit, CascadeTimer<?> timer, long tick) {
     to.add(timer);
+    LowWaterMark mark = farMark;
     if (toLevel != null) {
       toLevel.markOccupied(digit);
-      lowerLowWater(toLevel, tick, timer);
-    } else if (farLowWater == NO_TICK || Long.compareUnsigned(tick, farLowWater) <= 0) {
-      farLowWater = tick;
-      farWitness = timer;
+      mark = toLevel;
     }
-  }
-
-  /** Lowers a level's mark to {@code tick}, witnessed by {@code timer}, if that is not above it. */
-  private static void lowerLowWater(Level wheelLevel, long tick, CascadeTimer<?> timer) {
-    long mark = wheelLevel.lowWater;
-    if (mark == NO_TICK || Long.compareUnsigned(tick, mark) <= 0) {
-      wheelLevel.lowWater = tick;
-      wheelLevel.witness = timer;
-    }
+    mark.lower(tick, timer);
   }
 
   /** Files a timer taken out of a bucket again, relative to the current base. */
@@ -946,7 +933,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
           int levelBucket = destination - FIRST_LEVEL_BUCKET;
           Level targetLevel = levels[levelBucket >> levelBits];
           targetLevel.markOccupied(levelBucket & digitMask);
-          lowerLowWater(targetLevel, earliest, earliestTimer);
+          targetLevel.lower(earliest, earliestTimer);
         }
         // Clears the slots read, except those a run filed back into this bucket now holds.
         for (int read = Math.max(slot, bucket.end); read < runEnd; read++) {
@@ -1033,8 +1020,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
         levels[levelCount++] = level;
       }
     }
-    farLowWater = NO_TICK;
-    farWitness = null;
+    farMark.reset();
     for (int slot = 0; slot < end; slot++) {
       CascadeTimer<?> timer = slots[slot];
       if (timer != null) {
@@ -1071,6 +1057,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
           holder = level;
         }
       }
+      long farLowWater = farMark.lowWater;
       if (farLowWater != NO_TICK
           && (earliest == NO_TICK || Long.compareUnsigned(farLowWater, earliest) < 0)) {
         earliest = farLowWater;
@@ -1080,7 +1067,8 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
         return NO_TICK;
       }
       if (holder == levelCount) {
-        if (where(farWitness) == CascadeTimer.FAR && tickOf(farWitness) == earliest) {
+        CascadeTimer<?> witness = farMark.witness;
+        if (where(witness) == CascadeTimer.FAR && tickOf(witness) == earliest) {
           return earliest;
         }
         recomputeFarLowWater();
@@ -1105,8 +1093,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     while (true) {
       int digit = wheelLevel.nextMaybeOccupied(from);
       if (digit < 0) {
-        wheelLevel.lowWater = NO_TICK;
-        wheelLevel.witness = null;
+        wheelLevel.reset();
         return;
       }
       Bucket bucket = wheelLevel.buckets[digit];
@@ -1137,17 +1124,11 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   }
 
   private void recomputeFarLowWater() {
-    farLowWater = NO_TICK;
-    farWitness = null;
+    farMark.reset();
     for (int slot = 0; slot < far.end; slot++) {
       CascadeTimer<?> timer = far.slots[slot];
-      if (timer == null) {
-        continue;
-      }
-      long tick = tickOf(timer);
-      if (farLowWater == NO_TICK || Long.compareUnsigned(tick, farLowWater) < 0) {
-        farLowWater = tick;
-        farWitness = timer;
+      if (timer != null) {
+        farMark.lower(tickOf(timer), timer);
       }
     }
   }

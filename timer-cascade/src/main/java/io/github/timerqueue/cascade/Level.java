@@ -12,21 +12,11 @@ package io.github.timerqueue.cascade;
  * "may be occupied" and is cleared when the bucket is found empty, and the low-water mark is a
  * lower bound that becomes exact again when it is {@linkplain CascadeTimerQueue tightened}.
  */
-final class Level {
+final class Level extends LowWaterMark {
   /** The buckets, indexed by digit. */
   final Bucket[] buckets;
   /** Bit {@code d} is set if bucket {@code d} may hold timers; clear only if it is empty. */
   final long[] occupied;
-  /**
-   * No timer in this level has an earlier tick (compared unsigned); {@link
-   * CascadeTimerQueue#NO_TICK} if the level is empty.
-   */
-  long lowWater = CascadeTimerQueue.NO_TICK;
-  /**
-   * A timer that had tick {@link #lowWater} in this level when the mark was set: while it is still
-   * here with that tick, the mark is the exact earliest tick of the level. May be stale.
-   */
-  CascadeTimer<?> witness;
 
   /**
    * Creates a level whose bucket of digit {@code d} is numbered {@code firstBucket + d}, whose

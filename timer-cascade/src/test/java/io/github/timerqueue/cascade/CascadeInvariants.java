@@ -74,8 +74,8 @@ final class CascadeInvariants {
       require(farShift < 64, () -> at.get() + ": every level exists, so nothing may be far");
       require(Long.compareUnsigned(tick >>> farShift, base >>> farShift) > 0,
           () -> at.get() + ": not beyond the last level");
-      require(queue.farLowWater != CascadeTimerQueue.NO_TICK
-              && Long.compareUnsigned(queue.farLowWater, tick) <= 0,
+      require(queue.farMark.lowWater != CascadeTimerQueue.NO_TICK
+              && Long.compareUnsigned(queue.farMark.lowWater, tick) <= 0,
           () -> at.get() + ": below the far bucket's low-water mark");
     }
 

@@ -103,7 +103,7 @@ class CascadeRecordedSequenceTest {
           .isEqualTo(CascadeTimerQueue.NO_TICK);
       assertThat(wheelLevel.occupied).as("bits of level %d", level).containsOnly(0L);
     }
-    assertThat(queue.farLowWater).isEqualTo(CascadeTimerQueue.NO_TICK);
+    assertThat(queue.farMark.lowWater).isEqualTo(CascadeTimerQueue.NO_TICK);
   }
 
   /** Deadlines at every scale: due already, within a few ticks, and up to 2^45 away. */
