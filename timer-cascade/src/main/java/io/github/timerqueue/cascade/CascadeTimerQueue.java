@@ -238,8 +238,9 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   /** The slot arrays not in use, for the buckets that fill next. */
   final SlotPool pool;
 
-  /** Timers beyond the last level, with their low-water mark and its witness, as for a level. */
+  /** Timers beyond the last level. */
   final Bucket far;
+  /** The far bucket's low-water mark and its witness, kept as a level keeps its own. */
   final LowWaterMark farMark = new LowWaterMark();
 
   /** The two due buckets, by number. */
