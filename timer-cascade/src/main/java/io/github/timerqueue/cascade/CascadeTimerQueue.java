@@ -58,6 +58,16 @@ import java.util.function.Consumer;
  * bucket in each level whose group changed. The jump from 7 to 13 enters a new level-1 group, so
  * level 1's bucket 3 is emptied and the timer at 13, now 0 away, goes straight to the due bucket.
  *
+ * <h2>Buckets already in tick order</h2>
+ * When the clock steps a single tick into a new group of a level above 0, and that level's bucket
+ * of the group holds its timers in tick order, as one TTL fills it (timers armed in deadline
+ * order), and at least {@value #SORTED_MINIMUM} of them, the bucket is not emptied: it becomes the level's <em>sorted bucket</em>, which stands
+ * in for the buckets of the levels below over its group. Its timers stay where they are, and each
+ * later step of one tick hands out its first timers, those of the new base, ahead of the level-0
+ * bucket of the same tick, whose timers were armed after them. One sorted bucket holds timers at
+ * a time. A move of the base by more than one tick first empties the sorted bucket as above, into
+ * the levels below.
+ *
  * <h2>Finding the earliest timer</h2>
  * Each level (and the far bucket) keeps a low-water mark, a tick no timer in it precedes, lowered
  * when a timer is filed and never touched when one is deleted, and a witness: the timer that set
@@ -76,11 +86,12 @@ import java.util.function.Consumer;
  * outgrow are kept for the buckets that fill next while all arrays together hold at most three
  * slots per timer (plus a few thousand), so a wheel turning at a steady load allocates nothing,
  * and costs about 38 to 47 bytes per timer as its buckets fill and empty; each level costs
- * 2<sup>bits</sup> small bucket objects once created. A position is an {@code int}, so a queue
- * holds at most 2<sup>27</sup> (134,217,728) timers with 8 bits per level: 2<sup>31</sup> divided
- * by the next power of two above {@code ceil(64 / bits) + 2}, the kinds of bucket, from
- * 2<sup>24</sup> with 1 bit to 2<sup>28</sup> with 13 or more; arming one more throws {@link
- * IllegalStateException}.
+ * 2<sup>bits</sup> small bucket objects once created. A sorted bucket keeps the array it took
+ * until its last timer goes, the slots of the timers it has handed out empty, and bounds its holes
+ * as the due bucket does. A position is an {@code int}, so a queue holds at most 2<sup>27</sup>
+ * (134,217,728) timers with 8 bits per level: 2<sup>31</sup> divided by the next power of two
+ * above {@code ceil(64 / bits) + 2}, the kinds of bucket, from 2<sup>24</sup> with 1 bit to
+ * 2<sup>28</sup> with 13 or more; arming one more throws {@link IllegalStateException}.
  *
  * <h2>Costs</h2>
  * With {@code k} levels ({@code k <= ceil(64 / bits)}, and only as many as the deadlines in use
@@ -89,8 +100,10 @@ import java.util.function.Consumer;
  * schedule} once the arrays are in place; {@code advance} {@code O(k)} per tick between the old and
  * new clock that holds timers (empty stretches are jumped), plus {@code O(1)} per timer re-filed
  * (about once per level it descends) and per timer fired, plus the far bucket's length each time
- * the last level's group changes; {@code nextExpiryDelay} {@code O(1)} while nothing was taken out
- * and the base did not move since the last call, else {@code O(k)} while the low-water marks are
+ * the last level's group changes, plus, when the clock steps one tick into a group, a read of the
+ * emptied bucket's timers up to the first out of tick order (all of them if it is kept sorted);
+ * {@code nextExpiryDelay} {@code O(1)} while nothing was taken out and the base did not move since
+ * the last call, else {@code O(k)} while the low-water marks are
  * confirmed by their witnesses, and otherwise a bitmap scan ({@code 2^bits / 64} words) and, above
  * level 0, a scan of one bucket, which is needed again only after that level's earliest timer is
  * cancelled or cascaded away; {@code size} {@code O(1)}; {@code clear}, {@code drain} and {@code
@@ -122,6 +135,9 @@ import java.util.function.Consumer;
  *       since the last sweep beyond the last level.
  *   <li>The text keeps timers in lists; here a bucket is an array of slots (see Memory), which
  *       changes where a timer sits, not which bucket it is in or when it moves.
+ *   <li>The text moves every emptied bucket's timers down. A bucket already in tick order is kept
+ *       whole instead, as the sorted bucket, when the clock steps into its group: moving its
+ *       timers down level by level would only sort them again, one bucket per tick.
  *   <li>The text has no timers before its offset. Deadlines at or before the clock go to the due
  *       bucket; a deadline in the past, or more than {@code Long.MAX_VALUE} ahead, is due now.
  * </ul>
@@ -174,6 +190,23 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
    *   their whole share of each bucket below.
    * - A timer's tick is derived from its deadline when it is filed or re-filed (Ticks.tickOf),
    *   which keeps the handle at 32 bytes.
+   * - A sorted bucket (keepsSorted). With one TTL at a million timers every re-armed timer lands
+   *   in a level-2 bucket in tick order, and the sweeps moved it twice, level 2 to 1 to 0, before
+   *   the due bucket took it: those moves were most of what a timer cost between being armed and
+   *   firing (see docs/benchmarks.md). Now the bucket's array passes whole to its level's sorted
+   *   bucket (a DueBucket, which keeps order through cancels and compactions), and its timers
+   *   are handed out from there. Their positions still name the level and their slot: a level's
+   *   buckets hold no timer in the base's own group of the level, so a timer of that level whose
+   *   tick lies in that group is in the sorted bucket, which the kind and tick tell without a kind
+   *   of its own (another kind would halve the queue's capacity with 13 or more bits per level).
+   *   The order is read when the bucket is reached, loads only, and not kept as timers join a
+   *   bucket, which would cost every arm. Only a move of one tick keeps or hands out a sorted
+   *   bucket; a longer one sweeps it first (moveBaseTo), so that an advance passing several ticks
+   *   need not interleave the sorted bucket with the levels tick by tick to keep tick order. A
+   *   steady flow moves one tick at a time; one that jumps moves each timer fewer times anyway.
+   *   Sorted timers of the new tick are handed out from where they are if nothing is due before
+   *   them, else appended to the due bucket; those a limit or a throwing handler leaves go to the
+   *   front of the due bucket, so that between advances the sorted bucket holds no due timer.
    * - Due timers keep their order in a DueBucket, which leaves holes on cancel. An advance swaps
    *   the two due buckets: the one that collected due timers becomes the firing one, handed out
    *   from its front, and timers made due by its handlers go to the other, so they cannot fire in
@@ -196,6 +229,17 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
 
   /** How many timers a sweep reads the deadlines of before it re-files them. */
   private static final int SWEEP_CHUNK = 64;
+
+  /**
+   * The fewest timers a bucket keeps as the sorted bucket. A sorted bucket saves moving its timers
+   * down the levels, which matters for the thousands of a bucket that one TTL fills; a handful
+   * moves in a run or two, and small buckets thereby move down the levels as the design text, and
+   * the walk-through above, have them.
+   */
+  static final int SORTED_MINIMUM = 64;
+
+  /** How many timers, spread over a bucket, are read for their order before all of them are. */
+  private static final int ORDER_SAMPLES = 16;
 
   /** The destination of a swept timer that is due: no bucket's number. */
   private static final int DUE_DESTINATION = -1;
@@ -249,6 +293,20 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   DueBucket due;
   /** Due timers taken by the running advance and not handed out yet: its firing. */
   DueBucket firing;
+  /**
+   * The sorted bucket last taken, a level's ({@link Level#sorted}), or {@code null} before the
+   * first: it holds timers, all in the base's group of its level, only until the base leaves that
+   * group.
+   */
+  DueBucket sorted;
+  /**
+   * Whether the sorted bucket's first timers, those at or before the base, are handed out by the
+   * running advance ahead of its firing bucket: set when the base steps to their tick with nothing
+   * due, until they are handed out. Between advances no timer of the sorted bucket is due.
+   */
+  private boolean sortedDue;
+  /** The slot of the sorted bucket before which its timers were read ahead (readSortedAhead). */
+  private int sortedReadTo;
   int size;
   private boolean advancing;
   /**
@@ -264,7 +322,10 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
    */
   private int unclearedBucket = -1;
   private int unclearedSlot;
-  /** The deadlines, then the ticks, of the chunk of timers a sweep is re-filing. */
+  /**
+   * The deadlines, then the ticks, of the chunk of timers a sweep is re-filing; or the deadlines of
+   * the sorted bucket's timers read ahead of their hand-out.
+   */
   private final long[] sweptTicks = new long[SWEEP_CHUNK];
   /** Where each timer of that chunk goes: a level bucket's number or {@link #DUE_DESTINATION}. */
   private final int[] sweptDestinations = new int[SWEEP_CHUNK];
@@ -292,8 +353,9 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     this.slotBits = Integer.numberOfTrailingZeros(maxTimers(levelBits));
     this.pool = new SlotPool(this, maxTimers);
     this.far = new Bucket(FAR_BUCKET, FAR_KIND << slotBits, pool);
-    this.dueBuckets = new DueBucket[] {new DueBucket(0, 0, pool), new DueBucket(1, 1 << slotBits,
-        pool)};
+    this.dueBuckets = new DueBucket[] {
+        new DueBucket(0, 0, pool, SlotPool.KEPT_CAPACITY),
+        new DueBucket(1, 1 << slotBits, pool, SlotPool.KEPT_CAPACITY)};
     this.due = dueBuckets[0];
     this.firing = dueBuckets[1];
     this.buckets = new Bucket[FIRST_LEVEL_BUCKET];
@@ -394,7 +456,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     if (target != base) {
       moveBaseTo(target);
     }
-    if (due.isEmpty()) {
+    if (due.isEmpty() && !sortedDue) {
       return 0;
     }
     // Every due timer is firing, not just `limit` of them: a handler may cancel or re-arm timers
@@ -407,7 +469,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     int fired = 0;
     try {
       while (fired < limit) {
-        CascadeTimer<T> timer = timerOf(firing.pollFirst());
+        CascadeTimer<T> timer = timerOf(nextFiring());
         if (timer == null) {
           break;
         }
@@ -419,7 +481,16 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
       return fired;
     } finally {
       advancing = false;
-      if (!firing.isEmpty()) {
+      if (sortedDue) {
+        // The limit was reached, or a handler threw, among the sorted bucket's due timers (or
+        // right after them): those left come first in line for the next advance, then the batch,
+        // then the timers the handlers made due.
+        sortedDue = false;
+        firing.takeAllLast(due);
+        takeSortedDueInto(due);
+        due.takeAllLast(firing);
+        due.compactIfSparse();
+      } else if (!firing.isEmpty()) {
         // The limit was reached or a handler threw: the timers not reached stay due, first in
         // line for the next advance, before those the handlers made due.
         firing.takeAllLast(due);
@@ -429,6 +500,24 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
         due.compactIfSparse();
       }
     }
+  }
+
+  /**
+   * Takes the next timer the running advance hands out, or returns {@code null} if there is none:
+   * first the sorted bucket's timers of the new base's tick, from where they are, as long as
+   * {@link #sortedDue} (nothing was due before them, and the firing bucket's timers of the same
+   * tick were armed after them), then the firing bucket's. One source for one loop, so that the
+   * handler has one call site in advance, where the JIT compiles it in.
+   */
+  private CascadeTimer<?> nextFiring() {
+    if (sortedDue) {
+      CascadeTimer<?> timer = takeSortedDue();
+      if (timer != null) {
+        return timer;
+      }
+      sortedDue = false;
+    }
+    return firing.pollFirst();
   }
 
   /**
@@ -442,7 +531,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   @Override
   public long nextExpiryDelay() {
     settle();
-    if (!due.isEmpty() || !firing.isEmpty()) {
+    if (!due.isEmpty() || !firing.isEmpty() || sortedHasDue()) {
       return 0;
     }
     long earliest = earliestTick();
@@ -475,6 +564,10 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     }
     release(far);
     farMark.reset();
+    if (sorted != null) {
+      release(sorted);
+    }
+    sortedDue = false;
     release(due);
     release(firing);
     size = 0;
@@ -489,6 +582,11 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     int drained = 0;
     for (CascadeTimer<T> timer; (timer = timerOf(due.pollFirst())) != null; drained++) {
       hand(timer, sink);
+    }
+    if (sorted != null) {
+      for (CascadeTimer<T> timer; (timer = timerOf(sorted.pollFirst())) != null; drained++) {
+        hand(timer, sink);
+      }
     }
     for (int level = 0; level < levelCount; level++) {
       Level wheelLevel = levels[level];
@@ -507,6 +605,9 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     settle();
     visit(due, action);
     visit(firing, action);
+    if (sorted != null) {
+      visit(sorted, action);
+    }
     for (int level = 0; level < levelCount; level++) {
       Level wheelLevel = levels[level];
       long[] occupied = wheelLevel.occupied;
@@ -553,7 +654,10 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     int kind = kindOf(position);
     int slot = slotOf(position);
     if (kind >= FAR_KIND) {
-      wheelBucketOf(kind, tickOf(timer)).remove(slot);
+      long tick = tickOf(timer);
+      if (!tookOutOfSorted(kind, slot, tick)) {
+        wheelBucketOf(kind, tick).remove(slot);
+      }
     } else {
       DueBucket dueBucket = dueBuckets[kind];
       dueBucket.remove(slot);
@@ -565,9 +669,25 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   }
 
   /**
+   * Takes a timer out of its level's sorted bucket, if its position's {@code kind} and its {@code
+   * tick} say it is there: a tick in the base's own group of the level, which no other bucket of
+   * the level holds. Returns whether it did.
+   */
+  private boolean tookOutOfSorted(int kind, int slot, long tick) {
+    int level = kind - FIRST_LEVEL_KIND;
+    if (level <= 0 || ((tick ^ base) >>> (level * levelBits)) != 0) {
+      return false;
+    }
+    DueBucket sortedBucket = levels[level].sorted;
+    sortedBucket.remove(slot);
+    sortedBucket.compactIfSparse();
+    return true;
+  }
+
+  /**
    * The bucket of a timer in the wheel or the far bucket, whose position has {@code kind} and
-   * whose deadline has {@code tick}: the far bucket, or the bucket of the tick's digit in the level
-   * of the kind.
+   * whose deadline has {@code tick}, unless it is in a sorted bucket: the far bucket, or the bucket
+   * of the tick's digit in the level of the kind.
    */
   private Bucket wheelBucketOf(int kind, long tick) {
     if (kind == FAR_KIND) {
@@ -703,10 +823,13 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     // next operation's fence (see settle), so that no fence waits for an old slot's line.
     settle();
     int slot = slotOf(position);
-    Bucket from = wheelBucketOf(kind, tickAt(oldDeadline));
-    if (from.takeOutLeavingSlot(slot)) {
-      unclearedBucket = from.number;
-      unclearedSlot = slot;
+    long oldTick = tickAt(oldDeadline);
+    if (!tookOutOfSorted(kind, slot, oldTick)) {
+      Bucket from = wheelBucketOf(kind, oldTick);
+      if (from.takeOutLeavingSlot(slot)) {
+        unclearedBucket = from.number;
+        unclearedSlot = slot;
+      }
     }
     return true;
   }
@@ -819,16 +942,26 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   private void moveBaseTo(long target) {
     if (target - base == 1) {
       // Nothing lies between the base and the next tick: no search for the earliest is needed.
-      jumpBase(target);
+      jumpBase(target, true);
       return;
+    }
+    if (sorted != null && !sorted.isEmpty()) {
+      // A move past several ticks would have to interleave the sorted bucket's timers with the
+      // lower levels' tick by tick to hand them out in tick order; it files them there instead,
+      // as the sweep would have when the base entered their group. A clock that moves by more
+      // than a tick at a time gains nothing from a sorted bucket anyway: its sweeps move each
+      // timer once per advance it lies in, not once per level.
+      earliestKnown = false;
+      sweep(sorted, sorted.first);
+      sorted.emptied();
     }
     while (true) {
       long earliest = earliestTick();
       if (earliest == NO_TICK || Long.compareUnsigned(earliest, target) >= 0) {
-        jumpBase(target);
+        jumpBase(target, false);
         return;
       }
-      jumpBase(earliest);
+      jumpBase(earliest, false);
     }
   }
 
@@ -836,9 +969,11 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
    * Moves the base to {@code next}, which no timer precedes: empties, highest level first, the far
    * bucket if {@code next} has left the last level's group, then in each level whose group {@code
    * next} has entered the bucket of {@code next}'s digit. Every other bucket of such a level holds
-   * a later group, which the move brings no nearer than one group away.
+   * a later group, which the move brings no nearer than one group away. A move of {@code oneTick}
+   * keeps the first such bucket in tick order as the sorted bucket, and makes the sorted bucket's
+   * timers of {@code next} due, ahead of level 0's.
    */
-  private void jumpBase(long next) {
+  private void jumpBase(long next, boolean oneTick) {
     int changedLevel = levelOfHighestBit[63 - Long.numberOfLeadingZeros(base ^ next)];
     int highestToEmpty = Math.min(changedLevel, levelCount - 1);
     earliestKnown = false;
@@ -848,7 +983,16 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
       pullInFar();
     }
     for (int level = highestToEmpty; level > 0; level--) {
-      emptyBucket(level, digit(next, level));
+      emptyBucket(level, digit(next, level), oneTick);
+    }
+    if (oneTick && sorted != null && !sorted.isEmpty()) {
+      readSortedAhead(sorted);
+      if (due.isEmpty()) {
+        sortedDue = sortedHoldsTick(next);
+      } else {
+        // Behind the timers already due, which have earlier ticks.
+        takeSortedDueInto(due);
+      }
     }
     if (highestToEmpty >= 0) {
       emptyLevelZeroBucket(digit(next, 0));
@@ -856,28 +1000,170 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   }
 
   /**
-   * Re-files every timer of a bucket above level 0 that the base's group has reached. A timer
-   * 2<sup>bits</sup> groups ahead, which a higher level may just have filed here, goes back to this
-   * same bucket: it is written to a slot already read, so the sweep never overwrites a timer.
-   *
-   * <p>The timers move in runs: consecutive slots whose timers go to the same bucket are copied
-   * there at once ({@link Bucket#addRun}). A bucket filled in the order of its deadlines (one TTL)
-   * moves in runs of its whole share of each bucket below.
+   * Reads the deadlines of the sorted bucket's next {@value #SWEEP_CHUNK} timers when fewer than
+   * half as many slots are read ahead of its first, as a sweep reads a chunk: with nothing between
+   * the loads, their cache misses overlap. Handing the timers out takes them one at a time, each
+   * handler's re-arm fencing on G1's write barrier, which waits for the loads before it: without
+   * this, a sorted bucket with a timer or two per tick cost a whole miss per timer, and the flow
+   * of sixteen TTLs, which makes a few such buckets, a tenth more per fired timer.
    */
-  private void emptyBucket(int level, int digit) {
+  private void readSortedAhead(DueBucket sorted) {
+    int from = Math.max(sortedReadTo, sorted.first);
+    if (from - sorted.first >= SWEEP_CHUNK / 2) {
+      return;
+    }
+    int to = Math.min(sorted.end, from + SWEEP_CHUNK);
+    CascadeTimer<?>[] slots = sorted.slots;
+    long[] deadlines = this.sweptTicks;
+    for (int slot = from; slot < to; slot++) {
+      CascadeTimer<?> timer = slots[slot];
+      if (timer != null) {
+        deadlines[slot - from] = timer.deadline();
+      }
+    }
+    sortedReadTo = to;
+  }
+
+  /** Whether the sorted bucket's first timers have {@code tick}. */
+  private boolean sortedHoldsTick(long tick) {
+    DueBucket sorted = this.sorted;
+    CascadeTimer<?>[] slots = sorted.slots;
+    boolean holds = false;
+    for (int slot = sorted.first; slot < sorted.end; slot++) {
+      CascadeTimer<?> timer = slots[slot];
+      if (timer != null) {
+        if (tickOf(timer) != tick) {
+          break;
+        }
+        holds = true;
+      }
+    }
+    return holds;
+  }
+
+  /** Takes the sorted bucket's first timer out if it is due, at or before the base; else null. */
+  private CascadeTimer<?> takeSortedDue() {
+    DueBucket sorted = this.sorted;
+    CascadeTimer<?> first = sorted.peekFirst();
+    if (first == null || Long.compareUnsigned(tickOf(first), base) > 0) {
+      return null;
+    }
+    sorted.pollFirst();
+    return first;
+  }
+
+  /** Moves the sorted bucket's due timers, in order, after the last of {@code into}. */
+  private void takeSortedDueInto(DueBucket into) {
+    for (CascadeTimer<?> timer; (timer = takeSortedDue()) != null; ) {
+      into.add(timer);
+    }
+  }
+
+  /** Whether the running advance has sorted timers left to hand out ahead of its firing bucket. */
+  private boolean sortedHasDue() {
+    if (!sortedDue) {
+      return false;
+    }
+    CascadeTimer<?> first = sorted.peekFirst();
+    return first != null && Long.compareUnsigned(tickOf(first), base) <= 0;
+  }
+
+  /**
+   * Re-files every timer of a bucket above level 0 that the base's group has reached, unless a move
+   * of {@code oneTick} keeps it as the sorted bucket (see {@link #keepsSorted}).
+   */
+  private void emptyBucket(int level, int digit, boolean oneTick) {
     Level wheelLevel = levels[level];
     if (!wheelLevel.mayBeOccupied(digit)) {
       return;
     }
     wheelLevel.markEmpty(digit);
     Bucket bucket = wheelLevel.buckets[digit];
+    if (oneTick && keepsSorted(wheelLevel, bucket, level)) {
+      return;
+    }
+    sweep(bucket, 0);
+    if (bucket.isEmpty()) {
+      bucket.emptied(0);
+    }
+  }
+
+  /**
+   * Makes a bucket of {@code level} that the base has just entered the group of, by one tick, the
+   * sorted bucket if no sorted bucket holds timers and its timers, {@value #SORTED_MINIMUM} or
+   * more, are in tick order; returns whether it did. The bucket's array passes to the level's sorted bucket with the timers in
+   * their slots, which thereby keep their positions, and nothing is written in them.
+   *
+   * <p>The order is read here, loads only, stopping at the first tick below the one before: timers
+   * armed at random stop it within a few, and a bucket read whole is kept. The base steps one tick
+   * at a time through it from then on (a longer move sweeps it, see moveBaseTo), and each step
+   * hands out its first timers, those of the new base, from where they are. Its ticks all lie in
+   * the base's group of the level, which no bucket of the level holds otherwise: a timer's kind and
+   * tick tell that it is in the sorted bucket.
+   */
+  private boolean keepsSorted(Level wheelLevel, Bucket bucket, int level) {
+    if (bucket.live < SORTED_MINIMUM || sorted != null && !sorted.isEmpty()) {
+      return false;
+    }
+    CascadeTimer<?>[] slots = bucket.slots;
+    int end = bucket.end;
+    // A few timers spread over the bucket first: timers of several TTLs fill a bucket in runs,
+    // each in tick order, one after another, which a read of every timer would find out of order
+    // only at the end of the first run, having read that run in vain.
+    if (!inTickOrder(slots, end, end / ORDER_SAMPLES) || !inTickOrder(slots, end, 1)) {
+      return false;
+    }
+    // The last slot before the end holds a timer, the latest.
+    if (((tickOf(slots[end - 1]) ^ base) >>> (level * levelBits)) != 0) {
+      // A timer a whole turn of the level ahead: the bucket is swept to file it there again.
+      return false;
+    }
+    DueBucket kept = wheelLevel.sorted;
+    bucket.restart(kept.takeOver(slots, bucket.end, bucket.live));
+    kept.compactIfSparse();
+    sorted = kept;
+    sortedReadTo = 0;
+    return true;
+  }
+
+  /**
+   * Whether the timers in every {@code step}-th slot of {@code slots} before {@code end}, from the
+   * {@code step}-th on, are in tick order; reads them in order, loads only, and stops at the first
+   * tick below the one before.
+   */
+  private boolean inTickOrder(CascadeTimer<?>[] slots, int end, int step) {
+    long before = base;
+    for (int slot = step - 1; slot < end; slot += step) {
+      CascadeTimer<?> timer = slots[slot];
+      if (timer != null) {
+        long tick = tickOf(timer);
+        if (Long.compareUnsigned(tick, before) < 0) {
+          return false;
+        }
+        before = tick;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Re-files every timer of a bucket, from {@code from} on: a bucket above level 0 that the base's
+   * group has reached, or the sorted bucket. A timer 2<sup>bits</sup> groups ahead, which a higher
+   * level may just have filed in the bucket swept, goes back to it: it is written to a slot
+   * already read, so the sweep never overwrites a timer.
+   *
+   * <p>The timers move in runs: consecutive slots whose timers go to the same bucket are copied
+   * there at once ({@link Bucket#addRun}). A bucket filled in the order of its deadlines (one TTL)
+   * moves in runs of its whole share of each bucket below.
+   */
+  private void sweep(SlotBucket bucket, int from) {
     CascadeTimer<?>[] slots = bucket.slots;
     int end = bucket.end;
     bucket.end = 0;
     bucket.live = 0;
     long[] sweptTicks = this.sweptTicks;
     int[] destinations = this.sweptDestinations;
-    for (int first = 0; first < end; first += SWEEP_CHUNK) {
+    for (int first = from; first < end; first += SWEEP_CHUNK) {
       int last = Math.min(end, first + SWEEP_CHUNK);
       // Reading every deadline of the chunk first, and nothing else, lets the timers' cache misses
       // overlap: the fewer instructions per timer, the more misses the CPU has in flight. The
@@ -942,9 +1228,6 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
         }
         slot = runEnd;
       }
-    }
-    if (bucket.isEmpty()) {
-      bucket.emptied(0);
     }
   }
 
@@ -1048,6 +1331,9 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   }
 
   private long searchEarliestTick() {
+    // The sorted bucket's first timer is its earliest, exactly.
+    CascadeTimer<?> firstSorted = sorted == null ? null : sorted.peekFirst();
+    long sortedTick = firstSorted == null ? NO_TICK : tickOf(firstSorted);
     while (true) {
       long earliest = NO_TICK;
       int holder = -1;
@@ -1063,6 +1349,10 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
           && (earliest == NO_TICK || Long.compareUnsigned(farLowWater, earliest) < 0)) {
         earliest = farLowWater;
         holder = levelCount;
+      }
+      if (sortedTick != NO_TICK
+          && (earliest == NO_TICK || Long.compareUnsigned(sortedTick, earliest) <= 0)) {
+        return sortedTick;
       }
       if (earliest == NO_TICK) {
         return NO_TICK;

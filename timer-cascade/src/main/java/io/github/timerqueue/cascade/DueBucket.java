@@ -1,8 +1,10 @@
 package io.github.timerqueue.cascade;
 
 /**
- * A bucket of due timers, in the order they became due: the timers waiting for the next advance,
- * or the firing ones of the running advance.
+ * A bucket of timers kept in order: the due timers, in the order they became due, waiting for the
+ * next advance or firing in the running one; or a level's sorted bucket, a bucket of the level
+ * whose timers were in tick order when the base entered its group, which it took whole (see
+ * {@link CascadeTimerQueue}).
  *
  * <p>The live timers lie between slots {@code first} and {@code end - 1}, in order. Order forbids
  * moving the last timer into a freed slot, so removing a timer leaves a hole, which taking from the
@@ -17,9 +19,16 @@ final class DueBucket extends SlotBucket {
 
   /** The first slot that may hold a timer; every slot before it is {@code null}. */
   int first;
+  /** The largest array the bucket keeps when it empties, rather than give it to the pool. */
+  private final int keptCapacity;
 
-  DueBucket(int number, int positionBase, SlotPool pool) {
+  /**
+   * Creates a bucket that keeps an array of up to {@code keptCapacity} slots when it empties: a due
+   * bucket fills again at the next advance, a sorted one only when the base enters another group.
+   */
+  DueBucket(int number, int positionBase, SlotPool pool, int keptCapacity) {
     super(number, positionBase, pool);
+    this.keptCapacity = keptCapacity;
   }
 
   /**
@@ -51,6 +60,22 @@ final class DueBucket extends SlotBucket {
     if (end - first - live > live + SLACK) {
       compact();
     }
+  }
+
+  /**
+   * Returns the first timer without taking it out, or {@code null} if there is none; moves {@link
+   * #first} past the holes before it.
+   */
+  CascadeTimer<?> peekFirst() {
+    CascadeTimer<?>[] slots = this.slots;
+    for (int slot = first; slot < end; slot++) {
+      CascadeTimer<?> timer = slots[slot];
+      if (timer != null) {
+        first = slot;
+        return timer;
+      }
+    }
+    return null;
   }
 
   /** Takes the first timer out, or returns {@code null} if there is none. */
@@ -92,11 +117,7 @@ final class DueBucket extends SlotBucket {
    * {@code null}, for the bucket the timers came from.
    */
   CascadeTimer<?>[] adopt(CascadeTimer<?>[] taken, int takenEnd, int takenLive) {
-    CascadeTimer<?>[] own = slots;
-    slots = taken;
-    first = 0;
-    end = takenEnd;
-    live = takenLive;
+    CascadeTimer<?>[] own = takeOver(taken, takenEnd, takenLive);
     for (int slot = 0; slot < takenEnd; slot++) {
       CascadeTimer<?> timer = taken[slot];
       if (timer != null) {
@@ -107,9 +128,24 @@ final class DueBucket extends SlotBucket {
     return own;
   }
 
+  /**
+   * Takes over the array of a bucket as {@link #adopt} does, but writes nothing in the timers: they
+   * keep their positions, which name this bucket's slots as well when slot 0 of both has the same
+   * position (a level's sorted bucket and a bucket of the level). This bucket must be empty;
+   * returns its own array, all {@code null}.
+   */
+  CascadeTimer<?>[] takeOver(CascadeTimer<?>[] taken, int takenEnd, int takenLive) {
+    CascadeTimer<?>[] own = slots;
+    slots = taken;
+    first = 0;
+    end = takenEnd;
+    live = takenLive;
+    return own;
+  }
+
   /** Marks the bucket empty after its timers were taken out and their slots cleared. */
   void emptied() {
-    slots = pool.afterEmptying(slots, SlotPool.KEPT_CAPACITY);
+    slots = pool.afterEmptying(slots, keptCapacity);
     first = 0;
     end = 0;
     live = 0;

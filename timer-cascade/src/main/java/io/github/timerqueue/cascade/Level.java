@@ -17,6 +17,12 @@ final class Level extends LowWaterMark {
   final Bucket[] buckets;
   /** Bit {@code d} is set if bucket {@code d} may hold timers; clear only if it is empty. */
   final long[] occupied;
+  /**
+   * The level's sorted bucket: the timers of the bucket of the base's own group, if that bucket was
+   * in tick order when the base entered the group, at the positions they had there (see {@link
+   * CascadeTimerQueue}); else empty. It has no number: the queue finds it by the level.
+   */
+  final DueBucket sorted;
 
   /**
    * Creates a level whose bucket of digit {@code d} is numbered {@code firstBucket + d}, whose
@@ -29,6 +35,7 @@ final class Level extends LowWaterMark {
       buckets[digit] = new Bucket(firstBucket + digit, positionBase, pool);
     }
     occupied = new long[(size + Long.SIZE - 1) / Long.SIZE];
+    sorted = new DueBucket(-1, positionBase, pool, 0);
   }
 
   void markOccupied(int digit) {

@@ -8,7 +8,10 @@ package io.github.timerqueue.cascade;
  * its own way ({@link #makeRoom}).
  */
 abstract class SlotBucket {
-  /** This bucket's number, its index in the queue's map of buckets. */
+  /**
+   * This bucket's number, its index in the queue's map of buckets; -1 for a level's sorted bucket,
+   * which the queue finds by its level.
+   */
   final int number;
   /** The position of this bucket's slot 0: its kind, shifted above the slot's bits. */
   final int positionBase;

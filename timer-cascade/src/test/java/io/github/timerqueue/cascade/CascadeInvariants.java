@@ -22,6 +22,9 @@ import java.util.function.Supplier;
  *   <li>A timer in bucket {@code d} of level {@code L} has level-{@code L} digit {@code d}, and its
  *       level-{@code L} group is one of the 2<sup>bits</sup> groups after the base's own.
  *   <li>A timer in the far bucket lies beyond the last level's group of the base.
+ *   <li>At most one level's sorted bucket holds timers, the one the queue names: they lie after
+ *       the base and in its group of that level, in tick order, each at the position it names in
+ *       that level; its holes are bounded as the due bucket's.
  *   <li>Due timers are due; the firing bucket is empty between advances.
  *   <li>Low-water marks are lower bounds of their level's (or the far bucket's) ticks, and the bit
  *       of every occupied bucket is set.
@@ -79,6 +82,8 @@ final class CascadeInvariants {
           () -> at.get() + ": below the far bucket's low-water mark");
     }
 
+    checkSorted(queue, seen);
+
     walk(queue, queue.due, seen, () -> "due bucket");
     for (int slot = queue.due.first; slot < queue.due.end; slot++) {
       CascadeTimer<?> timer = queue.due.slots[slot];
@@ -98,6 +103,57 @@ final class CascadeInvariants {
 
     require(seen.size() == queue.size(),
         "the buckets hold " + seen.size() + " timers but size() is " + queue.size());
+  }
+
+  private static void checkSorted(CascadeTimerQueue<?> queue, Set<CascadeTimer<?>> seen) {
+    long base = queue.base;
+    for (int level = 0; level < queue.levelCount; level++) {
+      DueBucket sorted = queue.levels[level].sorted;
+      int index = level;
+      require(sorted.positionBase == queue.levels[level].buckets[0].positionBase,
+          () -> "level " + index + "'s sorted bucket has another kind than the level");
+      if (sorted == queue.sorted) {
+        continue;
+      }
+      require(sorted.isEmpty() && sorted.end == 0,
+          () -> "level " + index + "'s sorted bucket holds timers but is not the queue's");
+    }
+    DueBucket sorted = queue.sorted;
+    if (sorted == null) {
+      return;
+    }
+    int level = 0;
+    while (level < queue.levelCount && queue.levels[level].sorted != sorted) {
+      level++;
+    }
+    int sortedLevel = level;
+    require(sortedLevel > 0 && sortedLevel < queue.levelCount,
+        () -> "the sorted bucket is level " + sortedLevel + "'s");
+    walk(queue, sorted, seen, () -> "sorted bucket of level " + sortedLevel);
+    int holes = sorted.end - sorted.first - sorted.live;
+    require(holes <= sorted.live + DueBucket.SLACK,
+        () -> "the sorted bucket holds " + holes + " cancelled slots for " + sorted.live
+            + " timers");
+    int shift = sortedLevel * queue.levelBits;
+    long before = base;
+    for (int slot = sorted.first; slot < sorted.end; slot++) {
+      CascadeTimer<?> timer = sorted.slots[slot];
+      if (timer == null) {
+        continue;
+      }
+      long tick = queue.tickOf(timer);
+      long previous = before;
+      Supplier<String> at = () -> "timer at tick " + Long.toUnsignedString(tick)
+          + " in the sorted bucket of level " + sortedLevel + ", base "
+          + Long.toUnsignedString(base);
+      require(queue.where(timer) == sortedLevel,
+          () -> at.get() + " says it is in " + queue.where(timer));
+      require(Long.compareUnsigned(tick, base) > 0, () -> at.get() + ": not after the base");
+      require(((tick ^ base) >>> shift) == 0, () -> at.get() + ": not in the base's group");
+      require(Long.compareUnsigned(tick, previous) >= 0,
+          () -> at.get() + ": after one at " + Long.toUnsignedString(previous));
+      before = tick;
+    }
   }
 
   /** Whether a due timer with a deadline after the clock was made due because its tick came. */

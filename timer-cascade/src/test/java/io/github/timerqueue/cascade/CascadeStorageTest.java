@@ -357,12 +357,13 @@ class CascadeStorageTest {
   }
 
   /** The slots of the arrays in every bucket of the queue. */
-  private static long slotsInBuckets(CascadeTimerQueue<?> queue) {
+  static long slotsInBuckets(CascadeTimerQueue<?> queue) {
     long slots = queue.due.slots.length + queue.firing.slots.length + queue.far.slots.length;
     for (int level = 0; level < queue.levelCount; level++) {
       for (Bucket bucket : queue.levels[level].buckets) {
         slots += bucket.slots.length;
       }
+      slots += queue.levels[level].sorted.slots.length;
     }
     return slots;
   }
