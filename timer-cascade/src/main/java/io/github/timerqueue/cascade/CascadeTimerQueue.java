@@ -61,12 +61,12 @@ import java.util.function.Consumer;
  * <h2>Buckets already in tick order</h2>
  * When the clock steps a single tick into a new group of a level above 0, and that level's bucket
  * of the group holds its timers in tick order, as one TTL fills it (timers armed in deadline
- * order), and at least {@value #SORTED_MINIMUM} of them, the bucket is not emptied: it becomes the level's <em>sorted bucket</em>, which stands
- * in for the buckets of the levels below over its group. Its timers stay where they are, and each
- * later step of one tick hands out its first timers, those of the new base, ahead of the level-0
- * bucket of the same tick, whose timers were armed after them. One sorted bucket holds timers at
- * a time. A move of the base by more than one tick first empties the sorted bucket as above, into
- * the levels below.
+ * order), and at least {@value #SORTED_MINIMUM} of them, the bucket is not emptied: it becomes
+ * the level's <em>sorted bucket</em>, which stands in for the buckets of the levels below over its
+ * group. Its timers stay where they are, and each later step of one tick hands out its first
+ * timers, those of the new base, ahead of the level-0 bucket of the same tick, whose timers were
+ * armed after them. One sorted bucket holds timers at a time. A move of the base by more than one
+ * tick first empties the sorted bucket as above, into the levels below.
  *
  * <h2>Finding the earliest timer</h2>
  * Each level (and the far bucket) keeps a low-water mark, a tick no timer in it precedes, lowered
@@ -1091,8 +1091,9 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   /**
    * Makes a bucket of {@code level} that the base has just entered the group of, by one tick, the
    * sorted bucket if no sorted bucket holds timers and its timers, {@value #SORTED_MINIMUM} or
-   * more, are in tick order; returns whether it did. The bucket's array passes to the level's sorted bucket with the timers in
-   * their slots, which thereby keep their positions, and nothing is written in them.
+   * more, are in tick order; returns whether it did. The bucket's array passes to the level's
+   * sorted bucket with the timers in their slots, which thereby keep their positions, and nothing
+   * is written in them.
    *
    * <p>The order is read here, loads only, stopping at the first tick below the one before: timers
    * armed at random stop it within a few, and a bucket read whole is kept. The base steps one tick

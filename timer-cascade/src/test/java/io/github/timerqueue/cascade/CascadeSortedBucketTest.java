@@ -401,9 +401,10 @@ class CascadeSortedBucketTest {
    * A single-TTL flow, checked after every step against a model of the pending timers: each
    * advance hands out exactly the timers due, in tick order and, within a tick, in arming order;
    * the size and the next expiry agree with the model; the structure holds. Timers are armed
-   * {@code perTick} at a time for the first TTL, and each is re-armed one TTL on as it fires, so that the buckets
-   * of the TTL's level fill in tick order and become sorted buckets in turn. Mixed in at random:
-   * moves of the clock by several ticks, limits, handlers that throw, cancels and reschedules.
+   * {@code perTick} at a time for the first TTL, and each is re-armed one TTL on as it fires, so
+   * that the buckets of the TTL's level fill in tick order and become sorted buckets in turn. Mixed
+   * in at random: moves of the clock by several ticks, limits, handlers that throw, cancels and
+   * reschedules.
    */
   @ParameterizedTest(name = "bits {0}, ttl {1}, {2} per tick, start {3}, jumps {4}")
   @CsvSource({
