@@ -1026,19 +1026,8 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
 
   /** Whether the sorted bucket's first timers have {@code tick}. */
   private boolean sortedHoldsTick(long tick) {
-    DueBucket sorted = this.sorted;
-    CascadeTimer<?>[] slots = sorted.slots;
-    boolean holds = false;
-    for (int slot = sorted.first; slot < sorted.end; slot++) {
-      CascadeTimer<?> timer = slots[slot];
-      if (timer != null) {
-        if (tickOf(timer) != tick) {
-          break;
-        }
-        holds = true;
-      }
-    }
-    return holds;
+    CascadeTimer<?> first = sorted.peekFirst();
+    return first != null && tickOf(first) == tick;
   }
 
   /** Takes the sorted bucket's first timer out if it is due, at or before the base; else null. */
