@@ -56,7 +56,7 @@ final class Bucket extends SlotBucket {
       compact();
     }
     if (slots.length - end < count) {
-      slots = pool.grown(slots, end + count, number != CascadeTimerQueue.FAR_BUCKET);
+      pool.grow(this, end + count, number != CascadeTimerQueue.FAR_BUCKET);
     }
   }
 

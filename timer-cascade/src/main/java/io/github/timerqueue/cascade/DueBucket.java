@@ -43,7 +43,7 @@ final class DueBucket extends SlotBucket {
       compact();
     }
     if (slots.length - end < count) {
-      slots = pool.grown(slots, end + count, true);
+      pool.grow(this, end + count, true);
     }
   }
 

@@ -78,7 +78,7 @@ abstract class SlotBucket {
 
   /**
    * Makes room after the end for {@code count} timers, by compacting the bucket or growing its
-   * array (see {@link SlotPool#grown}); the bucket then ends at or before {@link
+   * array (see {@link SlotPool#grow}); the bucket then ends at or before {@link
    * SlotPool#maxSlots}, which the queue's size bounds its timers by.
    */
   abstract void makeRoom(int count);

@@ -82,11 +82,15 @@ final class SlotPool {
   }
 
   /**
-   * Returns an array at least twice as large as {@code slots} and of at least {@code needed}
-   * slots, holding its timers in the same slots; gives {@code slots} back if {@code keepOutgrown},
-   * else drops it.
+   * Gives {@code bucket} an array at least twice as large as its own and of at least {@code
+   * needed} slots, holding its timers in the same slots; gives its old array back if {@code
+   * keepOutgrown}, else drops it. The bucket's field is written here, not by the caller: the
+   * store's G1 write barrier then stays out of the compiled code of every add, which C2 inlines
+   * into arm along with the bucket's makeRoom, and which would otherwise outgrow the size up to
+   * which C2 inlines arm into its callers.
    */
-  CascadeTimer<?>[] grown(CascadeTimer<?>[] slots, int needed, boolean keepOutgrown) {
+  void grow(SlotBucket bucket, int needed, boolean keepOutgrown) {
+    CascadeTimer<?>[] slots = bucket.slots;
     int capacity = Math.max(FIRST_CAPACITY, slots.length << 1);
     if (capacity < needed) {
       capacity = Integer.highestOneBit(needed - 1) << 1;
@@ -99,7 +103,7 @@ final class SlotPool {
     } else {
       ownedSlots -= slots.length;
     }
-    return grown;
+    bucket.slots = grown;
   }
 
   /** Whether an array holding {@code end} timers in its first slots should be halved. */
