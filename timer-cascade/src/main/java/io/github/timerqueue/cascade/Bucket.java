@@ -40,6 +40,19 @@ final class Bucket extends SlotBucket {
   static final int SLACK = 64;
   /** How many timers a compaction moves before it writes their positions. */
   static final int COMPACTED_CHUNK = 64;
+  /** The bit of {@link #tickOrder} set once a timer came out of tick order. */
+  static final int OUT_OF_ORDER = 1;
+
+  /**
+   * Whether the bucket's timers came in tick order since it was last empty, and the tick of the
+   * one added last: its low 31 bits above bit 0, which is {@link #OUT_OF_ORDER} once a timer was
+   * added before the tick of the one before it or a compaction moved timers. Ticks compare by the
+   * sign of the 32-bit difference of their shifted low bits, which orders them truly while the
+   * bucket's ticks lie within 2<sup>30</sup> of each other (see {@link
+   * CascadeTimerQueue#tracksOrder}). An {@code int}, in the 4 bytes the object's alignment leaves
+   * after the other fields, so that a bucket stays 40 bytes.
+   */
+  int tickOrder;
 
   Bucket(int number, int positionBase, SlotPool pool) {
     super(number, positionBase, pool);
@@ -58,6 +71,45 @@ final class Bucket extends SlotBucket {
     if (slots.length - end < count) {
       pool.grow(this, end + count, number != CascadeTimerQueue.FAR_BUCKET);
     }
+  }
+
+  /**
+   * Records the tick of the timer just added, the bucket's last, for {@link #inTickOrder}. A
+   * timer added to an empty bucket starts the order afresh.
+   */
+  void addedTick(long tick) {
+    follow(tick, end == 1);
+  }
+
+  /**
+   * Records the ticks of the {@code count} timers just added in one run, the bucket's last: the
+   * first timer's, the last one's ({@code latestTick}), and whether each timer of the run had a
+   * tick at or after the one before it.
+   */
+  void addedRun(int count, long firstTick, long latestTick, boolean inOrder) {
+    follow(firstTick, end == count);
+    follow(latestTick, false);
+    if (!inOrder) {
+      tickOrder |= OUT_OF_ORDER;
+    }
+  }
+
+  /** Records {@code tick} as the last, after the tick recorded unless the bucket was empty. */
+  private void follow(long tick, boolean first) {
+    int shifted = (int) tick << 1;
+    int order = tickOrder;
+    // The difference is negative if the tick is before the last one, or if it is the same one and
+    // the bucket is already out of order; its sign bit joins the bit kept.
+    int outOfOrder = (order | (shifted - order) >>> 31) & OUT_OF_ORDER;
+    tickOrder = first ? shifted : shifted | outOfOrder;
+  }
+
+  /**
+   * Whether the bucket's timers lie in its slots in tick order, ties in any order, as {@link
+   * #tickOrder} tells: costs no read of a timer.
+   */
+  boolean inTickOrder() {
+    return (tickOrder & OUT_OF_ORDER) == 0;
   }
 
   /**
@@ -127,6 +179,8 @@ final class Bucket extends SlotBucket {
    * timer picked at random, so that no two of those misses would overlap.
    */
   private void compact() {
+    // Moving the last timers into holes before them breaks the order of the slots.
+    tickOrder |= OUT_OF_ORDER;
     CascadeTimer<?>[] slots = this.slots;
     int[] filled = pool.filledHoles;
     int hole = 0;

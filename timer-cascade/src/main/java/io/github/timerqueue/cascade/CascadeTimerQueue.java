@@ -66,7 +66,10 @@ import java.util.function.Consumer;
  * group. Its timers stay where they are, and each later step of one tick hands out its first
  * timers, those of the new base, ahead of the level-0 bucket of the same tick, whose timers were
  * armed after them. One sorted bucket holds timers at a time. A move of the base by more than one
- * tick first empties the sorted bucket as above, into the levels below.
+ * tick first empties the sorted bucket as above, into the levels below. A bucket records whether
+ * its timers came in tick order as they join it, so that finding it in order reads none of them;
+ * the record compares the low 31 bits of ticks, so only levels whose buckets' ticks lie within
+ * 2<sup>30</sup> of each other keep one (with 8 bits per level, levels 1 and 2).
  *
  * <h2>Finding the earliest timer</h2>
  * Each level (and the far bucket) keeps a low-water mark, a tick no timer in it precedes, lowered
@@ -100,8 +103,8 @@ import java.util.function.Consumer;
  * schedule} once the arrays are in place; {@code advance} {@code O(k)} per tick between the old and
  * new clock that holds timers (empty stretches are jumped), plus {@code O(1)} per timer re-filed
  * (about once per level it descends) and per timer fired, plus the far bucket's length each time
- * the last level's group changes, plus, when the clock steps one tick into a group, a read of the
- * emptied bucket's timers up to the first out of tick order (all of them if it is kept sorted);
+ * the last level's group changes, plus, when the clock steps one tick into a group and the emptied
+ * bucket is in tick order, a read of its last timer;
  * {@code nextExpiryDelay} {@code O(1)} while nothing was taken out and the base did not move since
  * the last call, else {@code O(k)} while the low-water marks are
  * confirmed by their witnesses, and otherwise a bitmap scan ({@code 2^bits / 64} words) and, above
@@ -199,11 +202,15 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
    *   buckets hold no timer in the base's own group of the level, so a timer of that level whose
    *   tick lies in that group is in the sorted bucket, which the kind and tick tell without a kind
    *   of its own (another kind would halve the queue's capacity with 13 or more bits per level).
-   *   The order is read when the bucket is reached, loads only, and not kept as timers join a
-   *   bucket, which would cost every arm. Only a move of one tick keeps or hands out a sorted
-   *   bucket; a longer one sweeps it first (moveBaseTo), so that an advance passing several ticks
-   *   need not interleave the sorted bucket with the levels tick by tick to keep tick order. A
-   *   steady flow moves one tick at a time; one that jumps moves each timer fewer times anyway.
+   *   Whether a bucket is in tick order is recorded as timers join it (Bucket#tickOrder: the low
+   *   31 bits of the last tick and a bit of disorder, in the 4 bytes the bucket object's
+   *   alignment left free), a compare and a store in the bucket's line per arm. Reading the
+   *   order when the bucket was reached read every timer of it, half a million handles at one
+   *   TTL and a million timers, a whole extra pass over them: about a tenth of the one-TTL
+   *   flow's CPU. Only a move of one tick keeps or hands out a sorted bucket; a longer one
+   *   sweeps it first (moveBaseTo), so that an advance passing several ticks need not interleave
+   *   the sorted bucket with the levels tick by tick to keep tick order. A steady flow moves one
+   *   tick at a time; one that jumps moves each timer fewer times anyway.
    *   Sorted timers of the new tick are handed out from where they are if nothing is due before
    *   them, else appended to the due bucket; those a limit or a throwing handler leaves go to the
    *   front of the due bucket, so that between advances the sorted bucket holds no due timer.
@@ -238,8 +245,12 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
    */
   static final int SORTED_MINIMUM = 64;
 
-  /** How many timers, spread over a bucket, are read for their order before all of them are. */
-  private static final int ORDER_SAMPLES = 16;
+  /**
+   * The most bits of a tick in which a level's buckets may differ for the bucket's record of its
+   * order ({@link Bucket#tickOrder}), the low 31 bits of ticks compared by the sign of their
+   * difference, to be true.
+   */
+  private static final int ORDERED_TICK_BITS = 29;
 
   /** The destination of a swept timer that is due: no bucket's number. */
   private static final int DUE_DESTINATION = -1;
@@ -910,6 +921,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
    */
   private void fileIn(Bucket to, Level toLevel, int digit, CascadeTimer<?> timer, long tick) {
     to.add(timer);
+    to.addedTick(tick);
     LowWaterMark mark = farMark;
     if (toLevel != null) {
       toLevel.markOccupied(digit);
@@ -1084,27 +1096,21 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
    * sorted bucket with the timers in their slots, which thereby keep their positions, and nothing
    * is written in them.
    *
-   * <p>The order is read here, loads only, stopping at the first tick below the one before: timers
-   * armed at random stop it within a few, and a bucket read whole is kept. The base steps one tick
+   * <p>The order is the bucket's record of it ({@link Bucket#inTickOrder}), which reads no timer;
+   * only the last is read, to tell a timer a whole turn of the level ahead. The base steps one tick
    * at a time through it from then on (a longer move sweeps it, see moveBaseTo), and each step
    * hands out its first timers, those of the new base, from where they are. Its ticks all lie in
    * the base's group of the level, which no bucket of the level holds otherwise: a timer's kind and
    * tick tell that it is in the sorted bucket.
    */
   private boolean keepsSorted(Level wheelLevel, Bucket bucket, int level) {
-    if (bucket.live < SORTED_MINIMUM || sorted != null && !sorted.isEmpty()) {
+    if (bucket.live < SORTED_MINIMUM || sorted != null && !sorted.isEmpty()
+        || !tracksOrder(level) || !bucket.inTickOrder()) {
       return false;
     }
     CascadeTimer<?>[] slots = bucket.slots;
-    int end = bucket.end;
-    // A few timers spread over the bucket first: timers of several TTLs fill a bucket in runs,
-    // each in tick order, one after another, which a read of every timer would find out of order
-    // only at the end of the first run, having read that run in vain.
-    if (!inTickOrder(slots, end, end / ORDER_SAMPLES) || !inTickOrder(slots, end, 1)) {
-      return false;
-    }
     // The last slot before the end holds a timer, the latest.
-    if (((tickOf(slots[end - 1]) ^ base) >>> (level * levelBits)) != 0) {
+    if (((tickOf(slots[bucket.end - 1]) ^ base) >>> (level * levelBits)) != 0) {
       // A timer a whole turn of the level ahead: the bucket is swept to file it there again.
       return false;
     }
@@ -1117,23 +1123,15 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   }
 
   /**
-   * Whether the timers in every {@code step}-th slot of {@code slots} before {@code end}, from the
-   * {@code step}-th on, are in tick order; reads them in order, loads only, and stops at the first
-   * tick below the one before.
+   * Whether the buckets of {@code level} keep their order ({@link Bucket#tickOrder}) truly: their
+   * ticks lie in one group of the level, 2<sup>bits&middot;level</sup> ticks, or a whole turn of
+   * the level, 2<sup>bits&middot;(level + 1)</sup> ticks, after it (see {@link #sweep}), so within
+   * 2<sup>30</sup> of each other if {@code bits * (level + 1) <= 29}. With 8 bits per level that
+   * is levels 1 and 2, whose groups span up to 65,536 ticks; the buckets of higher levels are
+   * swept as the design text has them.
    */
-  private boolean inTickOrder(CascadeTimer<?>[] slots, int end, int step) {
-    long before = base;
-    for (int slot = step - 1; slot < end; slot += step) {
-      CascadeTimer<?> timer = slots[slot];
-      if (timer != null) {
-        long tick = tickOf(timer);
-        if (Long.compareUnsigned(tick, before) < 0) {
-          return false;
-        }
-        before = tick;
-      }
-    }
-    return true;
+  private boolean tracksOrder(int level) {
+    return levelBits * (level + 1) <= ORDERED_TICK_BITS;
   }
 
   /**
@@ -1181,6 +1179,10 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
         int destination = destinations[slot - first];
         long earliest = sweptTicks[slot - first];
         CascadeTimer<?> earliestTimer = timer;
+        // The run's last tick, and whether its ticks came in order, for the target's record of
+        // its order (Bucket#tickOrder).
+        long latest = earliest;
+        boolean inOrder = true;
         int runEnd = slot + 1;
         while (runEnd < last && slots[runEnd] != null
             && destinations[runEnd - first] == destination) {
@@ -1189,6 +1191,8 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
             earliest = tick;
             earliestTimer = slots[runEnd];
           }
+          inOrder &= Long.compareUnsigned(tick, latest) >= 0;
+          latest = tick;
           runEnd++;
         }
         // A single timer is stored as such: a copy costs more than one barrier.
@@ -1203,8 +1207,10 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
           Bucket target = buckets[destination];
           if (single) {
             target.add(timer);
+            target.addedTick(earliest);
           } else {
             target.addRun(slots, slot, runEnd - slot);
+            target.addedRun(runEnd - slot, sweptTicks[slot - first], latest, inOrder);
           }
           // Moving the base has dropped the earliest tick, so only the level's mark is lowered.
           int levelBucket = destination - FIRST_LEVEL_BUCKET;
