@@ -140,10 +140,16 @@ final class ResultTable {
           .append(" |");
       for (String contender : results.contenders()) {
         Optional<Measurement> m = results.find(row, contender);
-        md.append(' ').append(m.isPresent()
-            ? Numbers.nanos(m.get().cpuNanos()) + " ns, " + percent(m.get().othersShare())
-                + " others (" + percent(m.get().refineShare()) + " refinement)"
-            : absent(row.workload(), contender)).append(" |");
+        String cell;
+        if (m.isEmpty()) {
+          cell = absent(row.workload(), contender);
+        } else if (Double.isNaN(m.get().cpuNanos())) {
+          cell = "-";
+        } else {
+          cell = Numbers.nanos(m.get().cpuNanos()) + " ns, " + percent(m.get().othersShare())
+              + " others (" + percent(m.get().refineShare()) + " refinement)";
+        }
+        md.append(' ').append(cell).append(" |");
       }
       md.append('\n');
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.awt.image.BufferedImage;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import javax.imageio.ImageIO;
@@ -64,6 +65,8 @@ class ResultRenderingTest {
         + " 19.0 ns, 2% others (0% refinement) |");
     assertThat(cpu).contains("| TTL expire (16 TTLs) | 1,000,000 |"
         + " 1,500 ns, 12% others (3% refinement) | failed |");
+    assertThat(cpu).contains("| nextExpiryDelay | 1,000 | 1.25 ns, 1% others (0% refinement) |"
+        + " n/a |");
     assertThat(ResultTable.cpuRatiosToAgrona(results))
         .contains("| process CPU ÷ Agrona | Pending | heap |")
         .contains("| reschedule | 1,000 | 1.60 |")
@@ -81,6 +84,13 @@ class ResultRenderingTest {
         withoutCpu, results.memoryTimers(), results.bytesPerTimer());
 
     assertThat(ResultTable.cpuMarkdown(noCpu)).isEmpty();
+    List<Measurement> partly = new ArrayList<>(results.measurements());
+    partly.set(1, withoutCpu.get(1));
+    Results oneWithoutCpu = new Results(results.about(), results.contenders(), results.rows(),
+        partly, results.memoryTimers(), results.bytesPerTimer());
+    assertThat(ResultTable.cpuMarkdown(oneWithoutCpu))
+        .contains("| reschedule | 1,000 | 30.4 ns, 31% others (20% refinement) | - |");
+    assertThat(ResultTable.cpuRatiosToAgrona(oneWithoutCpu)).contains("| reschedule | 1,000 | - |");
     assertThat(ResultTable.cpuRatiosToAgrona(noCpu)).isEmpty();
     assertThat(ResultTable.text(noCpu))
         .containsPattern("reschedule +1,000 +21\\.0 ± 0\\.50 +0 B +- +18\\.2")
