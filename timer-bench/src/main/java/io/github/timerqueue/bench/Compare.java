@@ -30,9 +30,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * The comparison in one command (started by {@code timer-bench/run}): runs every workload on every
- * registered strategy and on Agrona's wheel through JMH's Runner API, with one line of progress per
- * run, then measures memory per pending timer with JOL, prints the table, and writes the raw JMH
- * JSON, the table (text and Markdown) and a PNG chart into a new directory under the output
+ * registered strategy and on Agrona's wheel through JMH's Runner API (with JMH's GC profiler and,
+ * on Linux, {@link ProcessCpuProfiler}), with one line of progress per run, then measures memory
+ * per pending timer with JOL, prints the table, and writes the raw JMH JSON, the table (text and
+ * Markdown) and a PNG chart into a new directory under the output
  * directory; with {@code --update-docs}, also into the generated section of {@code
  * docs/benchmarks.md} ({@link GeneratedSection}), with the command and date they came from.
  *
@@ -112,8 +113,9 @@ public final class Compare {
         String.join(", ", settings.contenders()), settings.workloads().size(), runs,
         Numbers.minutes(runs * settings.secondsPerRun()));
     out.printf(Locale.ROOT, "Each run: %s. Results as ns per operation (per fired timer for"
-        + " expire and TTL expire) ± 99.9%% CI, bytes allocated per the same.%n%n",
-        settings.describe());
+        + " expire and TTL expire) ± 99.9%% CI, bytes allocated per the same%s.%n%n",
+        settings.describe(), ProcessCpuProfiler.supported()
+            ? ", and the whole JVM's CPU time per the same" : "");
 
     ProgressFormat progress = new ProgressFormat(out, runs);
     List<RunResult> runResults = new ArrayList<>();
@@ -210,6 +212,17 @@ public final class Compare {
     if (!ratios.isEmpty()) {
       md.append("\nAs ratios to Agrona's wheel in this run (below 1: faster than Agrona):\n\n")
           .append(ratios);
+    }
+    String cpu = ResultTable.cpuMarkdown(results);
+    if (!cpu.isEmpty()) {
+      md.append("\nThe whole JVM's CPU time per operation (per fired timer for expire and TTL"
+          + " expire), which counts the work a strategy leaves to other threads, such as G1's"
+          + " concurrent refinement of the cards its reference stores dirty:\n\n").append(cpu);
+    }
+    String cpuRatios = ResultTable.cpuRatiosToAgrona(results);
+    if (!cpuRatios.isEmpty()) {
+      md.append("\nProcess CPU per operation as ratios to Agrona's in this run:\n\n")
+          .append(cpuRatios);
     }
     return md.toString();
   }
@@ -458,6 +471,9 @@ public final class Compare {
           .measurementTime(TimeValue.milliseconds(settings.measurementMillis()))
           .addProfiler(GCProfiler.class)
           .shouldFailOnError(false);
+      if (ProcessCpuProfiler.supported()) {
+        options.addProfiler(ProcessCpuProfiler.class);
+      }
       if (!ttls.isEmpty()) {
         options.param("ttls", strings(ttls));
       }

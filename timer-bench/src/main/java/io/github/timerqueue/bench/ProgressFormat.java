@@ -64,6 +64,10 @@ final class ProgressFormat implements OutputFormat {
       Measurement m = Measurement.of(result);
       outcome = String.format(Locale.ROOT, "%s ± %s %s, %s B", Numbers.nanos(m.nanos()),
           Numbers.nanos(m.error()), m.unit(), Numbers.bytes(m.bytes()));
+      if (!Double.isNaN(m.cpuNanos())) {
+        outcome += String.format(Locale.ROOT, ", CPU %s (%.0f%% others)",
+            Numbers.nanos(m.cpuNanos()), m.othersShare());
+      }
     }
     double elapsed = (System.nanoTime() - start) / 1e9;
     double left = elapsed / finished * (total - finished);

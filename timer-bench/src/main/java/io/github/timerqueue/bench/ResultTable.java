@@ -5,14 +5,22 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The results as a table, workload by contender: as aligned text for the terminal and as Markdown
  * for docs/benchmarks.md. Each cell is the time (ns per operation, or per fired timer for the
- * expiring workloads) with its 99.9% confidence half-width, and the bytes allocated per the same
- * unit.
+ * expiring workloads) with its 99.9% confidence half-width, the bytes allocated per the same unit,
+ * and the whole process's CPU time per the same unit with the share of it outside the benchmark
+ * thread ({@link ProcessCpuProfiler}); the Markdown puts the CPU in a table of its own.
  */
 final class ResultTable {
+  private static final String CPU_LEGEND = "CPU: the whole JVM's CPU time per the same unit"
+      + " (benchmark thread, collector, G1 refinement, JIT; " + ProcessCpuProfiler.class
+      .getSimpleName() + "); others: its share outside the benchmark thread (refinement: in G1's"
+      + " concurrent refinement threads). Wall time hides that share while a core is free and"
+      + " charges it erratically when none is.\n";
+
   private ResultTable() {}
 
   /** The table as aligned plain text, with its notes. */
@@ -23,6 +31,7 @@ final class ResultTable {
     for (String contender : results.contenders()) {
       header.add(contender);
       header.add("alloc");
+      header.add("cpu (others)");
     }
     lines.add(header.toArray(String[]::new));
     for (Results.Row row : results.rows()) {
@@ -33,8 +42,11 @@ final class ResultTable {
         if (m.isPresent()) {
           line.add(time(m.get()) + mark);
           line.add(Numbers.bytes(m.get().bytes()) + " B");
+          line.add(Double.isNaN(m.get().cpuNanos()) ? "-"
+              : Numbers.nanos(m.get().cpuNanos()) + " (" + percent(m.get().othersShare()) + ")");
         } else {
           line.add(absent(row.workload(), contender) + mark);
+          line.add("");
           line.add("");
         }
       }
@@ -47,6 +59,7 @@ final class ResultTable {
         Double bytes = results.bytesPerTimer().get(contender);
         line.add(bytes == null ? "failed" : String.format(Locale.ROOT, "%.1f", bytes));
         line.add("");
+        line.add("");
       }
       lines.add(line.toArray(String[]::new));
     }
@@ -56,6 +69,9 @@ final class ResultTable {
     }
     text.append('\n').append(align(lines)).append('\n');
     text.append(legend(results, notes));
+    if (hasCpu(results)) {
+      text.append(CPU_LEGEND);
+    }
     return text.toString();
   }
 
@@ -105,16 +121,70 @@ final class ResultTable {
   }
 
   /**
+   * The whole process's CPU time per operation (per fired timer for the expiring workloads) in
+   * Markdown, workload by contender, with the shares spent outside the benchmark thread and in G1's
+   * concurrent refinement; empty if no measurement has it (a run without {@link
+   * ProcessCpuProfiler}).
+   */
+  static String cpuMarkdown(Results results) {
+    if (!hasCpu(results)) {
+      return "";
+    }
+    StringBuilder md = new StringBuilder("| Process CPU | Pending |");
+    for (String contender : results.contenders()) {
+      md.append(' ').append(contender).append(" |");
+    }
+    md.append("\n|---|---:|").append("---:|".repeat(results.contenders().size())).append('\n');
+    for (Results.Row row : results.rows()) {
+      md.append("| ").append(row.label()).append(" | ").append(Numbers.count(row.pending()))
+          .append(" |");
+      for (String contender : results.contenders()) {
+        Optional<Measurement> m = results.find(row, contender);
+        String cell;
+        if (m.isEmpty()) {
+          cell = absent(row.workload(), contender);
+        } else if (Double.isNaN(m.get().cpuNanos())) {
+          cell = "-";
+        } else {
+          cell = Numbers.nanos(m.get().cpuNanos()) + " ns, " + percent(m.get().othersShare())
+              + " others (" + percent(m.get().refineShare()) + " refinement)";
+        }
+        md.append(' ').append(cell).append(" |");
+      }
+      md.append('\n');
+    }
+    md.append('\n').append(CPU_LEGEND.replace("\n", "  \n"));
+    return md.toString();
+  }
+
+  /**
    * Each strategy's time as a ratio to Agrona's in the same row (below 1: faster than Agrona), and
    * its memory per pending timer as a ratio to Agrona's, in Markdown; empty if Agrona was not run.
    * A row Agrona cannot express is left out.
    */
   static String ratiosToAgrona(Results results) {
+    return ratiosToAgrona(results, "strategy ÷ Agrona", Measurement::nanos, true);
+  }
+
+  /**
+   * Each strategy's process CPU time per operation ({@link Measurement#cpuNanos()}) as a ratio to
+   * Agrona's in the same row, in Markdown; empty if Agrona was not run or no measurement has it.
+   * A row Agrona cannot express is left out.
+   */
+  static String cpuRatiosToAgrona(Results results) {
+    if (!hasCpu(results)) {
+      return "";
+    }
+    return ratiosToAgrona(results, "process CPU ÷ Agrona", Measurement::cpuNanos, false);
+  }
+
+  private static String ratiosToAgrona(Results results, String title,
+      ToDoubleFunction<Measurement> value, boolean withMemory) {
     List<String> strategies = new ArrayList<>(results.contenders());
     if (!strategies.remove(Contenders.AGRONA) || strategies.isEmpty()) {
       return "";
     }
-    StringBuilder md = new StringBuilder("| strategy ÷ Agrona | Pending |");
+    StringBuilder md = new StringBuilder("| ").append(title).append(" | Pending |");
     for (String strategy : strategies) {
       md.append(' ').append(strategy).append(" |");
     }
@@ -129,13 +199,14 @@ final class ResultTable {
       for (String strategy : strategies) {
         Optional<Measurement> m = results.find(row, strategy);
         md.append(' ').append(m.isPresent()
-            ? ratio(m.get().nanos(), agrona.get().nanos()) : absent(row.workload(), strategy))
+            ? ratio(value.applyAsDouble(m.get()), value.applyAsDouble(agrona.get()))
+            : absent(row.workload(), strategy))
             .append(" |");
       }
       md.append('\n');
     }
     Double agronaBytes = results.bytesPerTimer().get(Contenders.AGRONA);
-    if (agronaBytes != null) {
+    if (withMemory && agronaBytes != null) {
       md.append("| memory per pending timer | ").append(Numbers.count(results.memoryTimers()))
           .append(" |");
       for (String strategy : strategies) {
@@ -148,7 +219,18 @@ final class ResultTable {
   }
 
   private static String ratio(double value, double agrona) {
-    return String.format(Locale.ROOT, "%.2f", value / agrona);
+    double ratio = value / agrona;
+    return Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.2f", ratio);
+  }
+
+  /** Whether any measurement has the process's CPU time ({@link ProcessCpuProfiler} ran). */
+  private static boolean hasCpu(Results results) {
+    return results.measurements().stream().anyMatch(m -> !Double.isNaN(m.cpuNanos()));
+  }
+
+  /** A percentage, whole: {@code -} where it was not measured. */
+  private static String percent(double value) {
+    return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.0f%%", value);
   }
 
   /** The time with its error; a single measured iteration has none. */
@@ -191,7 +273,7 @@ final class ResultTable {
 
   /**
    * Pads columns to their widest cell: the first left-aligned, the others right-aligned, with a
-   * wider gap after the population and after each contender's pair of columns.
+   * wider gap after the population and after each contender's three columns.
    */
   private static String align(List<String[]> lines) {
     int columns = lines.get(0).length;
@@ -207,7 +289,7 @@ final class ResultTable {
       for (int c = 0; c < columns; c++) {
         String cell = line[c];
         String padding = " ".repeat(widths[c] - cell.length());
-        row.append(c == 0 ? cell + padding : padding + cell).append(c % 2 == 1 ? "    " : "  ");
+        row.append(c == 0 ? cell + padding : padding + cell).append(c % 3 == 1 ? "    " : "  ");
       }
       text.append(row.toString().stripTrailing()).append('\n');
     }

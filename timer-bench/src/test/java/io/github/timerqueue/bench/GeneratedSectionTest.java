@@ -114,12 +114,16 @@ class GeneratedSectionTest {
         List.of(new Results.Row(Workload.SCHEDULE_CANCEL, 0, 1_000_000),
             new Results.Row(Workload.NEXT_EXPIRY_DELAY, 0, 1_000_000)),
         List.of(
-            new Measurement(Workload.SCHEDULE_CANCEL, "hitime", 1_000_000, 0, 138, 15.8, 0),
-            new Measurement(Workload.SCHEDULE_CANCEL, "wheel", 1_000_000, 0, 273, 49.4, 0),
+            new Measurement(Workload.SCHEDULE_CANCEL, "hitime", 1_000_000, 0, 138, 15.8, 0,
+                150, 20, 10),
+            new Measurement(Workload.SCHEDULE_CANCEL, "wheel", 1_000_000, 0, 273, 49.4, 0,
+                300, 40.4, 30.2),
             new Measurement(Workload.SCHEDULE_CANCEL, Contenders.AGRONA, 1_000_000, 0, 177, 53.7,
-                0),
-            new Measurement(Workload.NEXT_EXPIRY_DELAY, "hitime", 1_000_000, 0, 1.42, 0.03, 0),
-            new Measurement(Workload.NEXT_EXPIRY_DELAY, "wheel", 1_000_000, 0, 1.37, 0.03, 0)),
+                0, 200, 5, 0),
+            new Measurement(Workload.NEXT_EXPIRY_DELAY, "hitime", 1_000_000, 0, 1.42, 0.03, 0,
+                1.5, 1, 0),
+            new Measurement(Workload.NEXT_EXPIRY_DELAY, "wheel", 1_000_000, 0, 1.37, 0.03, 0,
+                1.4, 1, 0)),
         1_000_000,
         Map.of("hitime", 36.2, "wheel", 38.1, Contenders.AGRONA, 33.6));
 
@@ -133,9 +137,18 @@ class GeneratedSectionTest {
         .contains("](" + Compare.DOCS_CHART + ")")
         .contains("| strategy ÷ Agrona | Pending | hitime | wheel |")
         .contains("| schedule+cancel | 1,000,000 | 0.78 | 1.54 |")
-        .contains("| memory per pending timer | 1,000,000 | 1.08 | 1.13 |");
+        .contains("| memory per pending timer | 1,000,000 | 1.08 | 1.13 |")
+        .contains("| Process CPU | Pending | hitime | wheel | agrona |")
+        .contains("| schedule+cancel | 1,000,000 | 150 ns, 20% others (10% refinement) |"
+            + " 300 ns, 40% others (30% refinement) | 200 ns, 5% others (0% refinement) |")
+        .contains("| process CPU ÷ Agrona | Pending | hitime | wheel |")
+        .contains("| schedule+cancel | 1,000,000 | 0.75 | 1.50 |");
     // Agrona cannot answer nextExpiryDelay: the ratios have no row for it.
-    assertThat(section.substring(section.indexOf("strategy ÷ Agrona")))
+    String ratios = section.substring(section.indexOf("strategy ÷ Agrona"));
+    assertThat(ratios.substring(0, ratios.indexOf("| Process CPU |")))
         .doesNotContain("nextExpiryDelay");
+    assertThat(section.substring(section.indexOf("process CPU ÷ Agrona")))
+        .doesNotContain("nextExpiryDelay")
+        .doesNotContain("memory per pending timer");
   }
 }
