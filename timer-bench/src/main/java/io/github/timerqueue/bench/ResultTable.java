@@ -82,16 +82,10 @@ final class ResultTable {
     for (String about : results.about()) {
       md.append(about).append("  \n");
     }
-    md.append("\n| Workload | Pending |");
-    for (String contender : results.contenders()) {
-      md.append(' ').append(contender).append(" |");
-    }
-    md.append("\n|---|---:|");
-    md.append("---:|".repeat(results.contenders().size()));
     md.append('\n');
+    appendHeader(md, "Workload", results.contenders());
     for (Results.Row row : results.rows()) {
-      md.append("| ").append(row.label()).append(" | ").append(Numbers.count(row.pending()))
-          .append(" |");
+      appendRowStart(md, row);
       for (String contender : results.contenders()) {
         Optional<Measurement> m = results.find(row, contender);
         String mark = mark(notes, row.workload(), contender);
@@ -130,14 +124,10 @@ final class ResultTable {
     if (!hasCpu(results)) {
       return "";
     }
-    StringBuilder md = new StringBuilder("| Process CPU | Pending |");
-    for (String contender : results.contenders()) {
-      md.append(' ').append(contender).append(" |");
-    }
-    md.append("\n|---|---:|").append("---:|".repeat(results.contenders().size())).append('\n');
+    StringBuilder md = new StringBuilder();
+    appendHeader(md, "Process CPU", results.contenders());
     for (Results.Row row : results.rows()) {
-      md.append("| ").append(row.label()).append(" | ").append(Numbers.count(row.pending()))
-          .append(" |");
+      appendRowStart(md, row);
       for (String contender : results.contenders()) {
         Optional<Measurement> m = results.find(row, contender);
         String cell;
@@ -178,24 +168,35 @@ final class ResultTable {
     return ratiosToAgrona(results, "process CPU ÷ Agrona", Measurement::cpuNanos, false);
   }
 
+  /** Appends a Markdown table's header: {@code title}, the pending timers, then {@code columns}. */
+  private static void appendHeader(StringBuilder md, String title, List<String> columns) {
+    md.append("| ").append(title).append(" | Pending |");
+    for (String column : columns) {
+      md.append(' ').append(column).append(" |");
+    }
+    md.append("\n|---|---:|").append("---:|".repeat(columns.size())).append('\n');
+  }
+
+  /** Appends the first two cells of {@code row}: its label and its pending timers. */
+  private static void appendRowStart(StringBuilder md, Results.Row row) {
+    md.append("| ").append(row.label()).append(" | ").append(Numbers.count(row.pending()))
+        .append(" |");
+  }
+
   private static String ratiosToAgrona(Results results, String title,
       ToDoubleFunction<Measurement> value, boolean withMemory) {
     List<String> strategies = new ArrayList<>(results.contenders());
     if (!strategies.remove(Contenders.AGRONA) || strategies.isEmpty()) {
       return "";
     }
-    StringBuilder md = new StringBuilder("| ").append(title).append(" | Pending |");
-    for (String strategy : strategies) {
-      md.append(' ').append(strategy).append(" |");
-    }
-    md.append("\n|---|---:|").append("---:|".repeat(strategies.size())).append('\n');
+    StringBuilder md = new StringBuilder();
+    appendHeader(md, title, strategies);
     for (Results.Row row : results.rows()) {
       Optional<Measurement> agrona = results.find(row, Contenders.AGRONA);
       if (agrona.isEmpty()) {
         continue;
       }
-      md.append("| ").append(row.label()).append(" | ").append(Numbers.count(row.pending()))
-          .append(" |");
+      appendRowStart(md, row);
       for (String strategy : strategies) {
         Optional<Measurement> m = results.find(row, strategy);
         md.append(' ').append(m.isPresent()
