@@ -789,12 +789,23 @@ public final class TimingWheel<T> implements TimerQueue<T> {
 
   /** Takes a pending timer out of its bucket; it is then not pending. */
   private void remove(WheelTimer<T> timer) {
-    forgetIfMinimum(timer);
     if (timer.isListed()) {
+      forgetIfMinimum(timer);
       timer.level().removeListed(timer);
+      size--;
     } else {
-      slab.bucketOf(timer.slot).remove(timer);
+      removeFrom(slab.bucketOf(timer.slot), timer);
     }
+  }
+
+  /**
+   * Takes a pending timer out of {@code bucket}, which holds it; it is then not pending. Handing
+   * out a bucket knows the bucket, and so skips the slab's lookup of it ({@link Slab#bucketOf}),
+   * two dependent loads per fired timer.
+   */
+  private void removeFrom(Bucket<T> bucket, WheelTimer<T> timer) {
+    forgetIfMinimum(timer);
+    bucket.remove(timer);
     size--;
   }
 
@@ -1041,7 +1052,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
         int slot = Bucket.slotIn(chunk, i);
         WheelTimer<T> timer = slab.get(slot);
         if (batch.holds(timer, slot)) {
-          remove(timer);
+          removeFrom(batch, timer);
           fired++;
           onExpired.accept(timer);
         }
@@ -1107,7 +1118,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
           }
           taken++;
           if (onExpired != null) {
-            remove(timer);
+            removeFrom(bucket, timer);
             onExpired.accept(timer);
           } else {
             forgetIfMinimum(timer);
