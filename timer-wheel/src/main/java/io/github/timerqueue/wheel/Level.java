@@ -23,11 +23,17 @@ package io.github.timerqueue.wheel;
  *
  * <p>The tables of slots and the bitmaps grow with use, so that a wheel with few timers does not
  * pay for levels and slots it does not use: a kind's bitmap is allocated with its first timer, and
- * its table covers only the slots from the one holding {@link #minKey} up to the farthest one used
- * so far, a window of a power of two slots that doubles when a timer lands beyond it. Slot {@code
- * s} is at {@code s & (window - 1)} in the table: as the range moves, the slots it passes are
- * emptied, so the occupied slots always lie within the window ahead of its start, where no two
- * share a position. A level spread evenly over its range ends with the whole table, as before.
+ * its table has a power of two positions, at most one per slot, and doubles when a slot that takes
+ * its first timer would share a position with an occupied one. Slot {@code s} is at the top bits
+ * of {@code (s * SPREAD) & slotMask} ({@link #positionIn}): multiplying by an odd number permutes
+ * the slots, so the whole table holds every slot at a position of its own, and the top bits of the
+ * product depend on all the bits of the slot, so that slots a power of two apart (the TTLs of a
+ * service are often round numbers) land apart in a short table. The table used to cover a window
+ * from the slot holding {@link #minKey} to the farthest slot used, which with a few TTLs far ahead
+ * is the whole level: 16 TTLs among a thousand timers left eight slots of level 1 occupied, 127 to
+ * 1,023 slots ahead, and its table took 4 KB, 4.1 bytes per timer; now 8 positions. A table is
+ * looked up as before, one load, and the entry found, which filing loads anyway, is checked to be
+ * the slot's own. A level spread evenly over its range ends with the whole table, as before.
  */
 final class Level<T> {
   /**
@@ -37,6 +43,8 @@ final class Level<T> {
   static final long END = -1L;
   /** The most timers a slot holds in its short list before it takes a bucket. */
   static final int LIST_MAX = 4;
+  /** The odd multiplier of {@link #positionIn}: 2^32 divided by the golden ratio, made odd. */
+  private static final int SPREAD = 0x9E3779B1;
 
   final TimingWheel<T> owner;
   /** Its number: 0 for the most precise level. */
@@ -62,12 +70,13 @@ final class Level<T> {
   /** Timers in its coarse slots. */
   int coarse;
   /**
-   * What each slot of the window holds by key, slot {@code s} at {@code s & (length - 1)}: {@code
-   * null}, the first timer of its short list (a {@link WheelTimer}) or its {@link Bucket}; the
-   * table is {@code null} until the level's first timer by key.
+   * What each occupied slot holds by key, slot {@code s} at {@link #positionIn positionIn(s,
+   * length)}: the first timer of its short list (a {@link WheelTimer}) or its {@link Bucket}; no
+   * two occupied slots share a position, and a position that no occupied slot has is {@code null}.
+   * The table is {@code null} until the level's first timer by key.
    */
   Object[] byKey;
-  /** What each slot of the window holds in its coarse slot, as {@link #byKey}. */
+  /** What each occupied slot holds in its coarse slot, as {@link #byKey}. */
   Object[] coarseByKey;
   /**
    * One bit per slot, set if and only if the slot holds a timer by key; {@code null} until the
@@ -162,10 +171,11 @@ final class Level<T> {
    */
   void file(WheelTimer<T> timer, int slot, boolean coarseKind, boolean mayBeListed) {
     Object[] table = coarseKind ? coarseByKey : byKey;
-    if (table == null || windowOffset(slot) >= table.length) {
+    int at;
+    if (table == null || !isFreeFor(table[at = positionIn(slot, table.length)], slot)) {
       table = widen(slot, coarseKind);
+      at = positionIn(slot, table.length);
     }
-    int at = slot & (table.length - 1);
     Bucket<T> bucket = bucketOf(table[at]);
     if (bucket == null) {
       // Out of line: with many timers a slot has a bucket, and this is all a schedule runs.
@@ -184,10 +194,11 @@ final class Level<T> {
    */
   Bucket<T> bucketFor(int slot, boolean coarseKind) {
     Object[] table = coarseKind ? coarseByKey : byKey;
-    if (table == null || windowOffset(slot) >= table.length) {
+    int at;
+    if (table == null || !isFreeFor(table[at = positionIn(slot, table.length)], slot)) {
       table = widen(slot, coarseKind);
+      at = positionIn(slot, table.length);
     }
-    int at = slot & (table.length - 1);
     Bucket<T> bucket = bucketOf(table[at]);
     return bucket != null ? bucket : fileInShortList(null, slot, coarseKind, false, table, at);
   }
@@ -243,7 +254,7 @@ final class Level<T> {
   void removeListed(WheelTimer<T> timer) {
     boolean coarseKind = timer.isListedCoarse();
     Object[] table = coarseKind ? coarseByKey : byKey;
-    int at = timer.levelSlot() & (table.length - 1);
+    int at = positionIn(timer.levelSlot(), table.length);
     WheelTimer<T> next = timer.nextListed();
     if (table[at] == timer) {
       if (next != null) {
@@ -263,7 +274,10 @@ final class Level<T> {
     timer.slot = WheelTimer.NOT_PENDING;
   }
 
-  /** Widens the table of a kind to reach {@code slot}, making its bitmap if it has none. */
+  /**
+   * Widens the table of a kind until {@code slot} has a position of its own, making its bitmap if
+   * it has none.
+   */
   private Object[] widen(int slot, boolean coarseKind) {
     if (coarseKind) {
       if (coarseBits == null) {
@@ -280,7 +294,21 @@ final class Level<T> {
   /** What an occupied slot of a kind holds: the first timer of its short list or its bucket. */
   Object occupied(int slot, boolean coarseKind) {
     Object[] table = coarseKind ? coarseByKey : byKey;
-    return table[slot & (table.length - 1)];
+    return table[positionIn(slot, table.length)];
+  }
+
+  /**
+   * Where slot {@code slot} is in a table of {@code length} positions, a power of two no larger
+   * than the level's slots: the top bits of {@code (slot * SPREAD) & slotMask}, all of it for the
+   * whole table, where it is a permutation of the slots.
+   */
+  int positionIn(int slot, int length) {
+    return ((slot * SPREAD) & slotMask) >>> (bits - Integer.numberOfTrailingZeros(length));
+  }
+
+  /** Whether a slot may have the position that holds {@code entry}: it is its own, or free. */
+  private static boolean isFreeFor(Object entry, int slot) {
+    return entry == null || slotOfEntry(entry) == slot;
   }
 
   /**
@@ -289,7 +317,7 @@ final class Level<T> {
    */
   Object entryAt(int slot, boolean coarseKind) {
     Object[] table = coarseKind ? coarseByKey : byKey;
-    Object entry = table == null ? null : table[slot & (table.length - 1)];
+    Object entry = table == null ? null : table[positionIn(slot, table.length)];
     return entry != null && slotOfEntry(entry) == slot ? entry : null;
   }
 
@@ -334,11 +362,6 @@ final class Level<T> {
 
   private long[] bits(boolean coarseKind) {
     return coarseKind ? coarseBits : keyedBits;
-  }
-
-  /** How many slots a slot of the range lies after the one holding {@link #minKey}. */
-  int windowOffset(int slot) {
-    return (slot - slotOf(minKey)) & slotMask;
   }
 
   /** Called by a bucket of this level when {@code timers} joined it. */
@@ -390,10 +413,10 @@ final class Level<T> {
   private void unlink(int slot, boolean coarseKind) {
     if (coarseKind) {
       coarseBits[slot >>> 6] &= ~(1L << slot);
-      coarseByKey[slot & (coarseByKey.length - 1)] = null;
+      coarseByKey[positionIn(slot, coarseByKey.length)] = null;
     } else {
       keyedBits[slot >>> 6] &= ~(1L << slot);
-      byKey[slot & (byKey.length - 1)] = null;
+      byKey[positionIn(slot, byKey.length)] = null;
     }
   }
 
@@ -471,14 +494,15 @@ final class Level<T> {
   }
 
   /** Hands the entry of each slot of a kind that holds a timer to {@code action}. */
-  private static void forEachOccupied(
+  private void forEachOccupied(
       Object[] table, long[] occupied, java.util.function.Consumer<Object> action) {
     if (occupied == null) {
       return;
     }
     for (int word = 0; word < occupied.length; word++) {
       for (long set = occupied[word]; set != 0; set &= set - 1) {
-        action.accept(table[((word << 6) + Long.numberOfTrailingZeros(set)) & (table.length - 1)]);
+        int slot = (word << 6) + Long.numberOfTrailingZeros(set);
+        action.accept(table[positionIn(slot, table.length)]);
       }
     }
   }
@@ -569,20 +593,36 @@ final class Level<T> {
   }
 
   /**
-   * A table whose window reaches {@code slot}: at least twice as long as {@code table} (or new),
-   * holding its entries at their positions in the longer window.
+   * A table at least twice as long as {@code table} (or new) that holds its entries, and a free
+   * position for {@code slot}, each at its own position: the shortest such, which the whole table
+   * of the level always is.
    */
   private Object[] widened(Object[] table, int slot) {
-    int length = Math.max(table == null ? 1 : 2 * table.length,
-        Integer.highestOneBit(windowOffset(slot)) << 1);
-    Object[] wider = new Object[Math.min(length, slotMask + 1)];
+    for (int length = table == null ? 1 : 2 * table.length; ; length *= 2) {
+      Object[] wider = holdingApart(table, slot, length);
+      if (wider != null) {
+        return wider;
+      }
+    }
+  }
+
+  /**
+   * A table of {@code length} positions with the entries of {@code table} at their positions and
+   * that of {@code slot} free, or {@code null} if two of them share one.
+   */
+  private Object[] holdingApart(Object[] table, int slot, int length) {
+    Object[] wider = new Object[length];
     if (table != null) {
       for (Object entry : table) {
         if (entry != null) {
-          wider[slotOfEntry(entry) & (wider.length - 1)] = entry;
+          int at = positionIn(slotOfEntry(entry), length);
+          if (wider[at] != null) {
+            return null;
+          }
+          wider[at] = entry;
         }
       }
     }
-    return wider;
+    return wider[positionIn(slot, length)] == null ? wider : null;
   }
 }

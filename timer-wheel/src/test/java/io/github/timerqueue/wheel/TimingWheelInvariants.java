@@ -86,8 +86,8 @@ final class TimingWheelInvariants {
             check(!bit(occupied, bit), "padding bit " + bit + " of level " + index);
           }
         }
-        checkWindow(level, level.byKey, level.keyedBits, "");
-        checkWindow(level, level.coarseByKey, level.coarseBits, "coarse ");
+        checkTable(level, level.byKey, level.keyedBits, "");
+        checkTable(level, level.coarseByKey, level.coarseBits, "coarse ");
         total += keyed + coarse;
       }
       check(total == wheel.size(), "size() is " + wheel.size() + ", buckets hold " + total);
@@ -337,11 +337,11 @@ final class TimingWheelInvariants {
     }
 
     /**
-     * Checks a level's table of one kind: a power of two long, at most one entry per slot, a
-     * bitmap with it, and every bucket in it at its slot's position and within the window ahead
-     * of the slot holding the level's start, so that no two occupied slots share a position.
+     * Checks a level's table of one kind: a power of two long, at most one position per slot, a
+     * bitmap with it, every entry at its slot's position, and one entry per occupied slot, so that
+     * no two occupied slots share a position.
      */
-    private void checkWindow(Level<T> level, Object[] table, long[] occupied, String kind) {
+    private void checkTable(Level<T> level, Object[] table, long[] occupied, String kind) {
       String name = kind + "table of level " + level.index;
       if (table == null) {
         check(occupied == null, name + " is missing but its bitmap is there");
@@ -350,16 +350,23 @@ final class TimingWheelInvariants {
       check(occupied != null, name + " has no bitmap");
       check(Integer.bitCount(table.length) == 1 && table.length <= level.slotMask + 1,
           name + " has length " + table.length);
+      int entries = 0;
       for (int at = 0; at < table.length; at++) {
         Object entry = table[at];
         if (entry != null) {
-          int slot =
-              entry instanceof Bucket<?> bucket ? bucket.index : ((WheelTimer<?>) entry).slot;
-          check((slot & (table.length - 1)) == at, name + " holds " + entry + " at " + at);
-          check(level.windowOffset(slot) < table.length,
-              name + " holds " + entry + " beyond its window of " + table.length + " slots");
+          int slot = entry instanceof Bucket<?> bucket
+              ? bucket.index : ((WheelTimer<?>) entry).levelSlot();
+          check(level.positionIn(slot, table.length) == at,
+              name + " holds " + entry + " at " + at);
+          check(bit(occupied, slot), name + " holds " + entry + " of a slot whose bit is clear");
+          entries++;
         }
       }
+      int bitsSet = 0;
+      for (long word : occupied) {
+        bitsSet += Long.bitCount(word);
+      }
+      check(entries == bitsSet, name + " holds " + entries + " entries for " + bitsSet + " slots");
     }
 
     private static void check(boolean condition, String message) {

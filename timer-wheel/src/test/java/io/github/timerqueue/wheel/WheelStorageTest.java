@@ -824,26 +824,56 @@ class WheelStorageTest {
     assertThat(wheel.levels[0].byKey).as("level 0 without timers").isNull();
     assertThat(wheel.levels[2].keyedBits).as("level 2 without timers").isNull();
     assertThat(level1.coarseBits).as("level 1 without coarse timers").isNull();
-    assertThat(level1.byKey).as("a window from slot 1 to slot 2").hasSize(2);
+    assertThat(level1.byKey).as("one occupied slot, one position").hasSize(1);
 
     wheel.schedule(16 * 40, 1);
-    assertThat(level1.byKey).as("slot 39 lies 38 slots into the window").hasSize(64);
+    assertThat(level1.positionIn(2, 2)).as("slots 2 and 39 share a position among 2")
+        .isEqualTo(level1.positionIn(39, 2));
+    assertThat(level1.positionIn(2, 4)).as("but not among 4")
+        .isNotEqualTo(level1.positionIn(39, 4));
+    assertThat(level1.byKey).hasSize(4);
+    TimingWheelInvariants.check(wheel);
+
+    // Every other slot of level 1 (keys 16 to 1,023) too: only the whole table holds them apart.
+    for (int slot = 1; slot < 64; slot++) {
+      wheel.schedule(16L * slot + 1, 2 + slot);
+    }
+    assertThat(level1.byKey).hasSize(64);
+    TimingWheelInvariants.check(wheel);
+    List<Integer> fired = new ArrayList<>();
+    wheel.advance(16 * 64, timer -> fired.add(timer.payload()));
+    assertThat(fired).hasSize(65);
     TimingWheelInvariants.check(wheel);
 
     // The top level, which holds keys up to the end of its range, starts at slot 48 of 64, so
-    // slot 2 is 18 slots into a window that wraps round.
+    // its occupied slots wrap round.
     TimingWheel<Integer> wrapped = wheel("4,6", 0, 1);
     wrapped.advance(16 * 47 + 1, timer -> {});
     wrapped.schedule(16 * 50, 0);
-    assertThat(wrapped.levels[1].byKey).hasSize(2);
     wrapped.schedule(16 * (64 + 2) + 1, 1);
-    assertThat(wrapped.levels[1].byKey).hasSize(32);
     wrapped.schedule(16 * 60, 2);
     TimingWheelInvariants.check(wrapped);
-    List<Integer> fired = new ArrayList<>();
+    fired.clear();
     wrapped.advance(16 * 100, timer -> fired.add(timer.payload()));
     assertThat(fired).containsExactlyInAnyOrder(0, 1, 2);
     TimingWheelInvariants.check(wrapped);
+  }
+
+  @Test
+  void aFewSlotsFarApartTakeAShortTable() {
+    // A thousand timers among 16 TTLs spread over 2^22 intervals leave eight slots of level 1
+    // occupied, 127 to 1,023 slots ahead. A table covering the slots from the level's start to
+    // the farthest one used took all 1,024 positions, 4.1 bytes per timer.
+    TimingWheel<Integer> wheel = wheel("11,10,10", 0, 1);
+    Level<Integer> level1 = wheel.levels[1];
+    for (int ttl = 1; ttl <= 8; ttl++) {
+      for (int timer = 0; timer < 10; timer++) {
+        wheel.schedule((long) ttl << 18, ttl);
+      }
+      assertThat(level1.bucketAt(128 * ttl - 1, false)).as("slot " + (128 * ttl - 1)).isNotNull();
+    }
+    assertThat(level1.byKey.length).as("positions for 8 occupied slots").isLessThanOrEqualTo(16);
+    TimingWheelInvariants.check(wheel);
   }
 
   @Test
