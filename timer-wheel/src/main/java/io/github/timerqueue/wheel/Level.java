@@ -164,35 +164,28 @@ final class Level<T> {
   }
 
   /**
-   * Files a timer that is in no bucket in a slot of the range, by key or coarse: at the end of the
-   * slot's short list if {@code mayBeListed} and the slot holds fewer than {@value #LIST_MAX}
-   * timers and no bucket, else at the end of its bucket, which a slot that holds a short list or
-   * nothing first takes from the spares (the listed timers first in it).
+   * The bucket of a slot of the range, by key or coarse, for a timer that is in no bucket, or
+   * for a run of timers moved down by an advance ({@link Bucket#appendRun}) if {@code listable} is
+   * {@code null}: a slot that holds a short list or nothing first takes a bucket from the spares
+   * (the listed timers first in it), unless it holds fewer than {@value #LIST_MAX} timers, in
+   * which case {@code listable} joins its short list and the result is {@code null}. The caller
+   * appends to the bucket, so that filing one timer compiles one append.
    */
-  void file(WheelTimer<T> timer, int slot, boolean coarseKind, boolean mayBeListed) {
+  @SuppressWarnings("unchecked")
+  Bucket<T> bucketFor(int slot, boolean coarseKind, WheelTimer<T> listable) {
     Object[] table = coarseKind ? coarseByKey : byKey;
-    int at;
-    if (table == null || !isFreeFor(table[at = positionIn(slot, table.length)], slot)) {
-      table = widen(slot, coarseKind);
-      at = positionIn(slot, table.length);
+    if (table != null
+        && table[positionIn(slot, table.length)] instanceof Bucket<?> bucket
+        && bucket.index == slot) {
+      return (Bucket<T>) bucket;
     }
-    Bucket<T> bucket = bucketOf(table[at]);
-    if (bucket == null) {
-      // Out of line: with many timers a slot has a bucket, and this is all a schedule runs.
-      bucket = fileInShortList(timer, slot, coarseKind, mayBeListed, table, at);
-      if (bucket == null) {
-        return;
-      }
-    }
-    bucket.append(timer);
+    // Out of line, so that this stays small enough for the JIT to inline it deep in a caller's
+    // schedule: with many timers a slot has a bucket, and the lookup above is all arming runs.
+    return bucketForSlotWithout(slot, coarseKind, listable);
   }
 
-  /**
-   * The bucket of a slot of the range, by key or coarse, which a slot that holds a short list or
-   * nothing first takes from the spares (the listed timers first in it): where a run of timers
-   * moved down by an advance joins ({@link Bucket#appendRun}).
-   */
-  Bucket<T> bucketFor(int slot, boolean coarseKind) {
+  /** {@link #bucketFor} for a slot that holds no bucket, or whose table needs widening. */
+  private Bucket<T> bucketForSlotWithout(int slot, boolean coarseKind, WheelTimer<T> listable) {
     Object[] table = coarseKind ? coarseByKey : byKey;
     int at;
     if (table == null || !isFreeFor(table[at = positionIn(slot, table.length)], slot)) {
@@ -200,17 +193,16 @@ final class Level<T> {
       at = positionIn(slot, table.length);
     }
     Bucket<T> bucket = bucketOf(table[at]);
-    return bucket != null ? bucket : fileInShortList(null, slot, coarseKind, false, table, at);
+    return bucket != null ? bucket : fileInShortList(listable, slot, coarseKind, table, at);
   }
 
   /**
    * Files a timer in a slot without a bucket, at {@code table[at]}: appends it to the slot's short
-   * list and returns {@code null} if {@code mayBeListed} and the list has room; else gives the slot
-   * a bucket, moves the listed timers into it in order, and returns it, for the timer to join.
+   * list and returns {@code null} if it is not {@code null} and the list has room; else gives the
+   * slot a bucket, moves the listed timers into it in order, and returns it, for the timer to join.
    */
   private Bucket<T> fileInShortList(
-      WheelTimer<T> timer, int slot, boolean coarseKind, boolean mayBeListed, Object[] table,
-      int at) {
+      WheelTimer<T> timer, int slot, boolean coarseKind, Object[] table, int at) {
     WheelTimer<T> head = headOf(table[at]);
     WheelTimer<T> tail = head;
     int listed = 0;
@@ -220,7 +212,7 @@ final class Level<T> {
         listed++;
       }
     }
-    if (mayBeListed && listed < LIST_MAX) {
+    if (timer != null && listed < LIST_MAX) {
       if (head == null) {
         table[at] = timer;
         bits(coarseKind)[slot >>> 6] |= 1L << slot;
@@ -406,6 +398,7 @@ final class Level<T> {
 
   /** Takes a bucket from its slot, clearing the slot's bit. */
   private void unlink(Bucket<T> bucket) {
+    owner.forgetFiled(bucket);
     unlink(bucket.index, bucket.coarse);
   }
 

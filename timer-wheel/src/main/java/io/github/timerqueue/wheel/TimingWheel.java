@@ -196,6 +196,12 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    *   timer; telling its order costs the reads, loads only, which bring the timers into the cache
    *   for their firing. Passed slots elsewhere move down in runs of one key: the runs of a single
    *   TTL go with one array copy per chunk (Bucket#moveAll).
+   *   Its timers are handed out and re-armed, with a single TTL, in runs into one slot of level 1:
+   *   the bucket that filing joined last is kept (filedTo) while it stays in its slot, so a timer
+   *   whose key is one of that slot's is appended to it without finding its level, its slot and
+   *   the table entry, and filing compiles one append, small enough to be inlined into the
+   *   handler that re-arms. Whether a timer of the sorted bucket is due is a compare of its
+   *   deadline with a bound worked out once per hand-out (latestDueDistance), not its key.
    *
    * Unlike the other strategies, this class writes schedule, cancel and reschedule itself rather
    * than extending AbstractTimerQueue: it is public API, and that skeleton's type parameter would
@@ -249,14 +255,22 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    */
   private Bucket<T> sortedDue;
   /**
-   * The bucket that the last run of timers refiled into the levels or the overflow bucket joined,
-   * and its key, or {@code null} at the start of each bucket passed: timers of one key are next to
-   * each other in a bucket (always so with a single TTL), and a run cut by the end of a chunk
-   * joins the same bucket without looking for it. Nothing leaves a bucket while a passed one is
-   * emptied, so the bucket is still the one of that key.
+   * The bucket of a slot by key that timers filed in the levels joined last, armed (from the
+   * second in a row there on, see {@link #noteFiled}) or moved down by an advance, or {@code
+   * null}; every key whose number shifted right by {@link #filedShift}, its level's shift, is
+   * {@link #filedBlock} belongs to it. Timers come in runs of one slot: with a single TTL, all
+   * those re-armed while the clock crosses a slot of level 1 go to one slot, so each of them skips
+   * finding its level, its slot and the slot's table entry. A slot's keys stay in its level until
+   * the level passes the slot, so the bucket is forgotten when it is passed ({@link #pass}) or
+   * leaves its slot ({@link #forgetFiled}); while it is kept it holds timers, or is the one a run
+   * is joining.
    */
-  private Bucket<T> refiledTo;
-  private long refiledKey;
+  Bucket<T> filedTo;
+  int filedShift;
+  long filedBlock;
+  /** The level's shift and the block of the slot of the last bucket that arming looked up. */
+  private int lookedUpShift;
+  private long lookedUpBlock = -1;
 
   private long now;
   /** Unsigned distance of the clock from the start time. */
@@ -743,13 +757,22 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     timer.setDeadline(deadline);
     long distance = deadline - now;
     size++;
-    if (distance <= 0) {
-      due.append(timer);
-      return;
+    Bucket<T> bucket = due;
+    if (distance > 0) {
+      long key = keyOf(saturatedAdd(elapsed, distance));
+      noteArmed(timer, key);
+      bucket = filedTo;
+      if (bucket == null || key >>> filedShift != filedBlock) {
+        bucket = bucketFor(timer, key);
+        if (bucket == null) {
+          return;
+        }
+      }
     }
-    long key = keyOf(saturatedAdd(elapsed, distance));
-    insert(timer, key, true);
-    noteArmed(timer, key);
+    // The one append that arming compiles: with a single TTL, a run of timers re-armed into one
+    // slot costs this, the key and the compare above, and arming stays small enough for the JIT
+    // to inline it into a handler's reschedule.
+    bucket.append(timer);
   }
 
   /**
@@ -772,7 +795,10 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       timer.setDeadline(
           passKey - 1 == highestKey ? latest : now + (passKey * resolution - elapsed));
       size++;
-      level.file(timer, (int) block & level.slotMask, true, true);
+      Bucket<T> bucket = level.bucketFor((int) block & level.slotMask, true, timer);
+      if (bucket != null) {
+        bucket.append(timer);
+      }
       noteArmed(timer, passKey - 1);
       return true;
     }
@@ -818,19 +844,49 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   }
 
   /**
-   * Files a timer whose key is at least the minimum allowed key in its slot of the lowest level
-   * whose part of the keys holds it (below the next level's start), in its slot's short list if
-   * {@code mayBeListed} and the slot has room there ({@link Level#file}), or appends it to the
-   * overflow bucket.
+   * Where a timer whose key is at least the minimum allowed key is filed: the bucket of its slot of
+   * the lowest level whose part of the keys holds it (below the next level's start), or the
+   * overflow bucket; or nowhere, {@code null}, if it joined its slot's short list, which has room
+   * ({@link Level#bucketFor}). A timer of the slot a run of timers joined last skips this ({@link
+   * #filedTo}).
    */
-  private void insert(WheelTimer<T> timer, long key, boolean mayBeListed) {
+  private Bucket<T> bucketFor(WheelTimer<T> timer, long key) {
     Level<T> level = levelOf(key);
-    if (level != null) {
-      level.file(timer, level.slotOf(key), false, mayBeListed);
-      return;
+    if (level == null) {
+      noteOverflowKey(key);
+      return overflow;
     }
-    overflow.append(timer);
-    noteOverflowKey(key);
+    Bucket<T> bucket = level.bucketFor(level.slotOf(key), false, timer);
+    if (bucket != null) {
+      noteFiled(bucket, key, false);
+    }
+    return bucket;
+  }
+
+  /**
+   * Remembers the bucket of a slot by key, of its level, that a timer of {@code key} joined: at
+   * once if {@code atOnce}, else only if the last timer armed into a bucket without it went to
+   * the same slot. Storing a reference in the wheel, an old object, runs G1's post-write barrier,
+   * whose fence waits for every store before it: arming at random, which seldom files two timers
+   * in a row in one slot, then stores only the slot's block, and the bucket remembered stays.
+   */
+  private void noteFiled(Bucket<T> bucket, long key, boolean atOnce) {
+    int shift = bucket.level.shift;
+    long block = key >>> shift;
+    if (atOnce || (block == lookedUpBlock && shift == lookedUpShift)) {
+      filedTo = bucket;
+      filedShift = shift;
+      filedBlock = block;
+    }
+    lookedUpShift = shift;
+    lookedUpBlock = block;
+  }
+
+  /** Forgets {@link #filedTo} if it is {@code bucket}, which leaves its slot. */
+  void forgetFiled(Bucket<T> bucket) {
+    if (bucket == filedTo) {
+      filedTo = null;
+    }
   }
 
   /**
@@ -867,17 +923,18 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     if (Long.compareUnsigned(key, minAllowedKey) < 0) {
       return due;
     }
-    if (key != refiledKey || refiledTo == null) {
-      Level<T> level = levelOf(key);
-      if (level != null) {
-        refiledTo = level.bucketFor(level.slotOf(key), false);
-      } else {
-        noteOverflowKey(key);
-        refiledTo = overflow;
-      }
-      refiledKey = key;
+    Bucket<T> bucket = filedTo;
+    if (bucket != null && key >>> filedShift == filedBlock) {
+      return bucket;
     }
-    return refiledTo;
+    Level<T> level = levelOf(key);
+    if (level == null) {
+      noteOverflowKey(key);
+      return overflow;
+    }
+    bucket = level.bucketFor(level.slotOf(key), false, null);
+    noteFiled(bucket, key, true);
+    return bucket;
   }
 
   // ---------------------------------------------------------------- advancing
@@ -968,7 +1025,8 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       }
       sorted = bucket;
     } else {
-      refiledTo = null;
+      // Its keys now belong below it: refiled, none may join it.
+      filedTo = null;
       bucket.moveAll(null);
     }
   }
@@ -995,10 +1053,9 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    */
   void passListed(WheelTimer<T> timer) {
     long key = keyOf(timer);
-    if (Long.compareUnsigned(key, minAllowedKey) < 0) {
-      due.append(timer);
-    } else {
-      insert(timer, key, true);
+    Bucket<T> bucket = Long.compareUnsigned(key, minAllowedKey) < 0 ? due : bucketFor(timer, key);
+    if (bucket != null) {
+      bucket.append(timer);
     }
   }
 
@@ -1009,7 +1066,6 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   private void reexamineOverflow() {
     overflowScans++;
     overflowKeyLowerBound = END;
-    refiledTo = null;
     overflow.moveAll(null);
   }
 
@@ -1099,6 +1155,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     bucket.handingOut = true;
     int taken = 0;
     int i = 0;
+    long latestDue = latestDueDistance();
     try {
       // Handlers may cancel its timers or clear it, never add one.
       int chunk = bucket.first;
@@ -1113,7 +1170,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
         int slot = Bucket.slotIn(chunk, i);
         WheelTimer<T> timer = slab.get(slot);
         if (bucket.holds(timer, slot)) {
-          if (Long.compareUnsigned(keyOf(timer), minAllowedKey) >= 0) {
+          if (timer.deadline() - now > latestDue) {
             break;
           }
           taken++;
@@ -1289,6 +1346,20 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   private long intervalOf(long elapsedTime) {
     return resolutionShift >= 0
         ? elapsedTime >>> resolutionShift : Long.divideUnsigned(elapsedTime, resolution);
+  }
+
+  /**
+   * The greatest distance from the clock, {@code deadline - now}, of a timer in the levels whose
+   * key is below the minimum allowed key: minus how far the clock is into its interval, so that
+   * the test of a timer of a sorted bucket is a subtraction and a compare rather than its key.
+   * Such a timer's distance from the start, {@code d = elapsed + (deadline - now)}, is at least 1;
+   * if its deadline is ahead of the clock its key is at least the clock's interval, and otherwise
+   * {@code d} does not wrap, and its key {@code (d - 1) / resolution} is below {@code
+   * minAllowedKey} if and only if {@code d <= minAllowedKey * resolution}, which is at most {@code
+   * elapsed}.
+   */
+  private long latestDueDistance() {
+    return minAllowedKey * resolution - elapsed;
   }
 
   /** The distance from the start at which a key fires: the end of its interval, saturated. */

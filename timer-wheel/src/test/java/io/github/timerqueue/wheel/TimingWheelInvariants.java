@@ -30,6 +30,8 @@ import java.util.Map;
  *   <li>The per-level counts and the size match the buckets; the firing batch is empty.
  *   <li>A cached minimum is a timer with the smallest key outside the due bucket, and its cached
  *       key is its key.
+ *   <li>The cached filing bucket is a bucket by key in its slot, holding timers, and the keys of
+ *       its cached block all belong to that slot, in that level's part of the keys.
  * </ul>
  */
 final class TimingWheelInvariants {
@@ -65,6 +67,7 @@ final class TimingWheelInvariants {
           && wheel.firing != wheel.overflow, "due, firing and overflow share a bucket");
       total += checkOverflow();
       total += checkSorted();
+      checkFiled();
       for (int index = 0; index <= top; index++) {
         Level<T> level = levels[index];
         int keyed = 0;
@@ -305,6 +308,33 @@ final class TimingWheelInvariants {
         noteKey(key);
       });
       return size;
+    }
+
+    /**
+     * Checks the bucket that filing by key caches: a bucket by key in its slot, holding timers,
+     * and every key of its block, the keys that arming files there without a lookup, belongs to
+     * that slot of that level.
+     */
+    private void checkFiled() {
+      Bucket<T> filed = wheel.filedTo;
+      if (filed == null) {
+        return;
+      }
+      Level<T> level = filed.level;
+      check(level != null && !filed.coarse, "the cached filing bucket is " + filed);
+      check(level.bucketAt(filed.index, false) == filed && filed.size > 0,
+          "the cached filing bucket " + filed + " has left its slot");
+      check(wheel.filedShift == level.shift,
+          "the cached filing shift " + wheel.filedShift + " is not level " + level.index + "'s");
+      long firstKey = wheel.filedBlock << level.shift;
+      long lastKey = firstKey + ((1L << level.shift) - 1);
+      check(firstKey >>> level.shift == wheel.filedBlock && level.slotOf(firstKey) == filed.index,
+          "the cached filing block " + wheel.filedBlock + " is not slot " + filed.index);
+      long below = level.index == top ? level.maxKey : levels[level.index + 1].minKey - 1;
+      check(Long.compareUnsigned(firstKey, level.minKey) >= 0
+              && Long.compareUnsigned(lastKey, below) <= 0,
+          "the keys of the cached filing block " + wheel.filedBlock + " are not all in level "
+              + level.index + "'s part");
     }
 
     private void checkMinimum() {

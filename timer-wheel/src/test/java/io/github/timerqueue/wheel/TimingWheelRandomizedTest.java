@@ -41,7 +41,20 @@ class TimingWheelRandomizedTest {
   @MethodSource("configurations")
   void randomOperationsKeepTheInvariantsAndFireEachTimerInItsInterval(
       String levelBits, long resolution) {
-    new ModelRun(levelBits, resolution, 31L * levelBits.hashCode() + resolution)
+    new ModelRun(levelBits, resolution, 31L * levelBits.hashCode() + resolution, false)
+        .run(10_000 * SCALE);
+  }
+
+  /**
+   * The same checks on flows of a few TTLs, most fired timers re-armed by their handler with one
+   * of them and some other timer cancelled there: slots of level 1 fill in key order and stand in
+   * for level 0's (the sorted bucket), and runs of timers armed into one slot file without a
+   * lookup, while cancels empty the buckets they file into and advances pass them.
+   */
+  @ParameterizedTest
+  @MethodSource("configurations")
+  void ttlFlowsKeepTheInvariantsAndFireEachTimerInItsInterval(String levelBits, long resolution) {
+    new ModelRun(levelBits, resolution, 17L * levelBits.hashCode() + resolution, true)
         .run(10_000 * SCALE);
   }
 
@@ -96,6 +109,11 @@ class TimingWheelRandomizedTest {
     private final long resolution;
     private final SplittableRandom random;
     private final boolean checkEveryOperation;
+    /**
+     * The TTLs of a TTL flow, or empty: most distances are one of them, and handlers re-arm most
+     * fired timers with one, the way a service's sessions and leases flow.
+     */
+    private final long[] ttls;
     /** The timers the run still uses; stale ones are forgotten at random to keep it bounded. */
     private final List<Expected> known = new ArrayList<>();
     private final Map<Long, Expected> byPayload = new HashMap<>();
@@ -121,11 +139,29 @@ class TimingWheelRandomizedTest {
       }
     }
 
-    ModelRun(String levelBits, long resolution, long seed) {
+    ModelRun(String levelBits, long resolution, long seed, boolean ttlFlow) {
       this.random = new SplittableRandom(seed);
       this.wheel = wheel(levelBits, random.nextLong(), resolution);
       this.resolution = resolution;
       this.checkEveryOperation = WheelProbe.slots(wheel) < 4_096;
+      this.ttls = ttlFlow ? ttlsOf(wheel) : new long[0];
+    }
+
+    /**
+     * A TTL that lands in level 1 and one a slot of level 1 further (or in level 0 and the
+     * overflow bucket for a wheel of one level), one in the top level and one in level 0, in
+     * resolutions: runs of one key, and keys in order within a slot of level 1.
+     */
+    private long[] ttlsOf(TimingWheel<Long> wheel) {
+      Level<Long>[] levels = wheel.levels;
+      int shift1 = levels.length > 1 ? levels[1].shift : levels[0].bits;
+      int shiftTop = levels[levels.length - 1].shift;
+      long[] ticks = {(1L << shift1) + 1, (3L << shift1) - 1, (1L << shiftTop) + 5, 2};
+      long[] result = new long[ticks.length];
+      for (int i = 0; i < ticks.length; i++) {
+        result[i] = ticks[i] * resolution;
+      }
+      return result;
     }
 
     void run(int operations) {
@@ -250,7 +286,7 @@ class TimingWheelRandomizedTest {
         elapsed += step;
       }
       long intervalNum = Long.divideUnsigned(elapsed, resolution);
-      List<Expected> fired = new ArrayList<>();
+      List<Fired> fired = new ArrayList<>();
 
       wheel.advance(wheel.now() + step, timer -> {
         assertThat(timer.isPending()).isFalse();
@@ -261,10 +297,13 @@ class TimingWheelRandomizedTest {
                 intervalNum)
             .isTrue();
         model.pending = false;
-        fired.add(model);
+        pending--;
+        fired.add(new Fired(model));
+        if (ttls.length > 0) {
+          handleInFlow(model);
+        }
       });
 
-      pending -= fired.size();
       for (Expected model : known) {
         if (model.pending
             && (model.armedDue || Long.compareUnsigned(model.key, intervalNum) < 0)) {
@@ -275,14 +314,41 @@ class TimingWheelRandomizedTest {
       checkFirstInFirstOut(fired);
     }
 
+    /**
+     * What a handler of a TTL flow does with a fired timer: re-arms it with a TTL most of the
+     * time, and now and then cancels another timer, which may empty a bucket that filing by key
+     * has cached or the sorted bucket being handed out.
+     */
+    private void handleInFlow(Expected model) {
+      TimerHandle<Long> timer = model.handle;
+      if (random.nextInt(10) < 8) {
+        long deadline = wheel.now() + ttls[random.nextInt(ttls.length)];
+        assertThat(wheel.reschedule(timer, deadline)).isFalse();
+        arm(model, timer, deadline);
+      }
+      if (random.nextInt(10) == 0) {
+        cancel();
+      }
+    }
+
+    /** A fired timer as it was when it fired, before its handler re-armed it. */
+    private static final class Fired {
+      final String kind;
+      final long sequence;
+
+      Fired(Expected model) {
+        kind = model.deadline + (model.armedDue ? " due" : model.coarse ? " coarse" : "");
+        sequence = model.sequence;
+      }
+    }
+
     /** Timers with the same deadline and kind fire in arming order. */
-    private static void checkFirstInFirstOut(List<Expected> fired) {
+    private static void checkFirstInFirstOut(List<Fired> fired) {
       Map<String, Long> lastSequence = new HashMap<>();
-      for (Expected model : fired) {
-        String kind = model.deadline + (model.armedDue ? " due" : model.coarse ? " coarse" : "");
-        Long previous = lastSequence.put(kind, model.sequence);
-        assertThat(previous == null || previous < model.sequence)
-            .as("timers with deadline %s fired out of arming order", kind).isTrue();
+      for (Fired timer : fired) {
+        Long previous = lastSequence.put(timer.kind, timer.sequence);
+        assertThat(previous == null || previous < timer.sequence)
+            .as("timers with deadline %s fired out of arming order", timer.kind).isTrue();
       }
     }
 
@@ -312,6 +378,9 @@ class TimingWheelRandomizedTest {
     }
 
     private long randomDistance() {
+      if (ttls.length > 0 && random.nextInt(4) != 0) {
+        return ttls[random.nextInt(ttls.length)];
+      }
       int kind = random.nextInt(100);
       if (kind < 5) {
         return -random.nextLong(0, 1L << random.nextInt(1, 63));
