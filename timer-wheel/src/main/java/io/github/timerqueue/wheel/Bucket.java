@@ -108,6 +108,13 @@ final class Bucket<T> {
    * drained), which must then not be compacted.
    */
   boolean handingOut;
+  /**
+   * How many filled slots at the start of the chain, fewer than a chunk, are known to be holes:
+   * where the wheel's next hand-out of a sorted bucket starts reading, past the timers the last
+   * one took (TimingWheel#takeSortedDue). A byte, in what the object's alignment leaves
+   * free. Compacting or emptying the bucket makes it 0.
+   */
+  byte leadingHoles;
   /** The next spare bucket, while this one is spare. */
   Bucket<T> nextSpare;
 
@@ -335,6 +342,7 @@ final class Bucket<T> {
     last = Slab.NO_CHUNK;
     fill = 0;
     size = 0;
+    leadingHoles = 0;
     long readAhead = 0;
     for (int start = 0; start < end; start += Slab.CHUNK) {
       readAhead ^= readAhead(slab, chunk);
@@ -472,6 +480,7 @@ final class Bucket<T> {
       first = Slab.NO_CHUNK;
       last = Slab.NO_CHUNK;
       fill = 0;
+      leadingHoles = 0;
     }
   }
 
@@ -529,6 +538,7 @@ final class Bucket<T> {
     }
     last = writeChunk;
     fill = kept;
+    leadingHoles = 0;
   }
 
   /**

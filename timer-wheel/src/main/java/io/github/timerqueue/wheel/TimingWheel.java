@@ -1154,14 +1154,14 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       Bucket<T> bucket, Consumer<? super TimerHandle<T>> onExpired, Bucket<T> into, int limit) {
     bucket.handingOut = true;
     int taken = 0;
-    int i = 0;
+    int i = bucket.leadingHoles;
     long latestDue = latestDueDistance();
     try {
-      // Handlers may cancel its timers or clear it, never add one.
+      // Handlers may cancel its timers or clear it, never add one. It starts past the timers
+      // the last hand-out took, and reads each chunk ahead as it enters it: the first one, which
+      // the last hand-out or the bucket's check of its order entered, not again, since the
+      // hand-outs of one TTL take half a chunk each.
       int chunk = bucket.first;
-      if (bucket.fill > 0) {
-        readAhead = Bucket.readAhead(slab, chunk);
-      }
       for (; taken < limit && i < bucket.fill; i++) {
         if (Bucket.startsChunk(i)) {
           chunk = slab.next(chunk);
@@ -1189,6 +1189,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       if (bucket.size > 0) {
         // Every filled slot before i is a hole, and a timer is left after them.
         bucket.dropLeadingChunks(i >>> Slab.CHUNK_SHIFT);
+        bucket.leadingHoles = (byte) (i & (Slab.CHUNK - 1));
         bucket.compactIfSparse();
       }
     }

@@ -14,8 +14,9 @@ import java.util.Map;
  *       and ends at its last chunk, each of which the slab records as the bucket's; its slots
  *       from {@code fill} on are empty; each timer in it names that slab slot as its position,
  *       links to a level of this wheel and is in no other slot; its size counts them; an empty
- *       bucket has {@code fill == 0}, so no chunk; and its holes are bounded: at most {@code
- *       max(HOLES_PER_TIMER * size, SPARSE_FILL - 1)}.
+ *       bucket has {@code fill == 0}, so no chunk; its holes are bounded: at most {@code
+ *       max(HOLES_PER_TIMER * size, SPARSE_FILL - 1)}; and its leading holes, fewer than a
+ *       chunk and at most its fill, hold no timer.
  *   <li>Every chunk of the slab is in exactly one chain, a bucket's or the free one, whose
  *       chunks hold no timer and whose length is counted.
  *   <li>A slot holds a timer if and only if its bitmap bit is set; it holds a short list of one
@@ -147,6 +148,9 @@ final class TimingWheelInvariants {
           check(timer.owner() == wheel, name + " holds a timer of another wheel");
           boolean holds = timer.slot == slot;
           check(bucket.holds(timer, slot) == holds, name + " misjudges slab slot " + slot);
+          check(!holds || i >= bucket.leadingHoles,
+              name + " holds a timer in slot " + i + ", among its " + bucket.leadingHoles
+                  + " leading holes");
           if (!holds) {
             // A stale reference that a removal left: a hole, which the timer no longer names.
             continue;
@@ -163,6 +167,9 @@ final class TimingWheelInvariants {
         chunk = wheel.slab.next(chunk);
       }
       check(timers == bucket.size, name + " has size " + bucket.size + " but holds " + timers);
+      check(bucket.leadingHoles >= 0 && bucket.leadingHoles < Slab.CHUNK
+              && bucket.leadingHoles <= bucket.fill,
+          name + " has " + bucket.leadingHoles + " leading holes, filled to " + bucket.fill);
       if (timers == 0) {
         check(bucket.fill == 0, "empty " + name + " is filled to " + bucket.fill);
       }

@@ -412,6 +412,39 @@ class WheelStorageTest {
     assertThat(sortedBuckets).as("slots of level 1 kept as sorted buckets").hasSize(23);
   }
 
+  @Test
+  void aSortedBucketHandsOutFromPastTheTimersTakenUntilCompactionMovesItsTimersForward() {
+    TimingWheel<Integer> wheel = sortedSlotAhead(4);
+    wheel.advance(16, timer -> {});
+    List<Integer> fired = new ArrayList<>();
+    wheel.advance(18, timer -> fired.add(timer.payload()));
+    assertThat(fired).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
+    Bucket<Integer> sorted = wheel.sorted;
+    assertThat((int) sorted.leadingHoles).as("the next hand-out starts past the eight taken").isEqualTo(8);
+    TimingWheelInvariants.check(wheel);
+
+    // Cancelling all but the last twelve compacts the bucket, which moves them to its first slots.
+    for (int payload = 8; payload < 52; payload++) {
+      wheel.cancel(slotTimer(wheel, payload));
+    }
+    assertThat(sorted.fill).as("compacted").isLessThan(32);
+    assertThat((int) sorted.leadingHoles).isZero();
+    TimingWheelInvariants.check(wheel);
+    List<Integer> rest = new ArrayList<>();
+    for (int payload = 52; payload < 64; payload++) {
+      rest.add(payload);
+    }
+    fired.clear();
+    for (long now = 19; now <= 32; now++) {
+      int before = fired.size();
+      wheel.advance(now, timer -> fired.add(timer.payload()));
+      // Key k, armed with deadline k + 1, fires as the clock enters interval k + 1.
+      assertThat(fired.size() - before).as("fired at %d", now).isEqualTo(now >= 30 ? 4 : 0);
+      TimingWheelInvariants.check(wheel);
+    }
+    assertThat(fired).isEqualTo(rest);
+  }
+
   /** The pending timer of the sorted bucket with a payload. */
   private static TimerHandle<Integer> slotTimer(TimingWheel<Integer> wheel, int payload) {
     List<TimerHandle<Integer>> found = new ArrayList<>();
