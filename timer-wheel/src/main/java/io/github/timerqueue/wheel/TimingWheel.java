@@ -761,8 +761,8 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     if (distance > 0) {
       long key = keyOf(saturatedAdd(elapsed, distance));
       noteArmed(timer, key);
-      bucket = filedTo;
-      if (bucket == null || key >>> filedShift != filedBlock) {
+      bucket = filedBucketOf(key);
+      if (bucket == null) {
         bucket = bucketFor(timer, key);
         if (bucket == null) {
           return;
@@ -882,6 +882,12 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     lookedUpBlock = block;
   }
 
+  /** {@link #filedTo} if {@code key} is one of its slot's, else {@code null}. */
+  private Bucket<T> filedBucketOf(long key) {
+    Bucket<T> bucket = filedTo;
+    return bucket != null && key >>> filedShift == filedBlock ? bucket : null;
+  }
+
   /** Forgets {@link #filedTo} if it is {@code bucket}, which leaves its slot. */
   void forgetFiled(Bucket<T> bucket) {
     if (bucket == filedTo) {
@@ -923,8 +929,8 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     if (Long.compareUnsigned(key, minAllowedKey) < 0) {
       return due;
     }
-    Bucket<T> bucket = filedTo;
-    if (bucket != null && key >>> filedShift == filedBlock) {
+    Bucket<T> bucket = filedBucketOf(key);
+    if (bucket != null) {
       return bucket;
     }
     Level<T> level = levelOf(key);
