@@ -459,11 +459,23 @@ public final class Compare {
       return rows;
     }
 
+    /**
+     * The values of each JMH parameter, in the order JMH is given them: a value's position in its
+     * list is the order JMH gives it, by which it sorts results.
+     */
+    Map<String, List<String>> params() {
+      Map<String, List<String>> params = new LinkedHashMap<>();
+      params.put("strategy", contenders);
+      params.put("pending", strings(sizes));
+      if (!ttls.isEmpty()) {
+        params.put("ttls", strings(ttls));
+      }
+      return params;
+    }
+
     org.openjdk.jmh.runner.options.Options options(Settings settings) {
       ChainedOptionsBuilder options = new OptionsBuilder()
           .include("^" + Pattern.quote(workload.benchmark().getName()) + "\\.")
-          .param("strategy", contenders.toArray(String[]::new))
-          .param("pending", strings(sizes))
           .forks(settings.forks())
           .warmupIterations(settings.warmupIterations())
           .warmupTime(TimeValue.milliseconds(settings.warmupMillis()))
@@ -474,16 +486,14 @@ public final class Compare {
       if (ProcessCpuProfiler.supported()) {
         options.addProfiler(ProcessCpuProfiler.class);
       }
-      if (!ttls.isEmpty()) {
-        options.param("ttls", strings(ttls));
-      }
+      params().forEach((name, values) -> options.param(name, values.toArray(String[]::new)));
       return options.build();
     }
 
-    private static String[] strings(List<Integer> values) {
-      String[] strings = new String[values.size()];
-      for (int i = 0; i < strings.length; i++) {
-        strings[i] = String.valueOf(values.get(i));
+    private static List<String> strings(List<Integer> values) {
+      List<String> strings = new ArrayList<>();
+      for (int value : values) {
+        strings.add(String.valueOf(value));
       }
       return strings;
     }

@@ -32,15 +32,22 @@ final class ProgressFormat implements OutputFormat {
   public void startBenchmark(BenchmarkParams params) {
     started++;
     benchmarkStart = System.nanoTime();
+    int width = String.valueOf(total).length();
+    out.printf(Locale.ROOT, "[%" + width + "d/%d] %-44s ", started, total, what(params));
+    out.flush();
+  }
+
+  /**
+   * What a benchmark runs, in columns: "schedule+cancel heap         1,000", with " ttls=16" for
+   * TTL expire.
+   */
+  static String what(BenchmarkParams params) {
     Workload workload = Workload.ofBenchmark(params.getBenchmark());
     String ttls = params.getParam("ttls");
-    String what = String.format(Locale.ROOT, "%-15s %-8s %9s%s",
+    return String.format(Locale.ROOT, "%-15s %-8s %9s%s",
         workload.label(), params.getParam("strategy"),
         Numbers.count(Long.parseLong(params.getParam("pending"))),
         ttls == null ? "" : " ttls=" + ttls);
-    int width = String.valueOf(total).length();
-    out.printf(Locale.ROOT, "[%" + width + "d/%d] %-44s ", started, total, what);
-    out.flush();
   }
 
   @Override
