@@ -18,6 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
@@ -36,6 +37,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * Markdown) and a PNG chart into a new directory under the output
  * directory; with {@code --update-docs}, also into the generated section of {@code
  * docs/benchmarks.md} ({@link GeneratedSection}), with the command and date they came from.
+ *
+ * <p>With several forks, every benchmark runs in rounds of one fork each ({@link InterleavedForks}),
+ * so that the machine's drift over minutes moves every contender alike; each benchmark's forks of
+ * all rounds are then merged into one result, as JMH would have returned for as many forks.
  *
  * <p>The contenders are found at run time ({@link Contenders#names()}) and passed to JMH as the
  * {@code strategy} parameter, so a new strategy on the class path is compared without a change.
@@ -105,27 +110,18 @@ public final class Compare {
           Files.readString(settings.docs(), StandardCharsets.UTF_8), settings.docs().toString());
     }
     List<Batch> batches = settings.plan();
-    int runs = 0;
+    int benchmarks = 0;
     for (Batch batch : batches) {
-      runs += batch.runs();
+      benchmarks += batch.runs();
     }
-    out.printf(Locale.ROOT, "Comparing %s on %d workloads: %d benchmark runs, about %s.%n",
-        String.join(", ", settings.contenders()), settings.workloads().size(), runs,
-        Numbers.minutes(runs * settings.secondsPerRun()));
-    out.printf(Locale.ROOT, "Each run: %s. Results as ns per operation (per fired timer for"
-        + " expire and TTL expire) ± 99.9%% CI, bytes allocated per the same%s.%n%n",
-        settings.describe(), ProcessCpuProfiler.supported()
+    int runs = benchmarks * settings.forks();
+    out.println(announcement(settings, benchmarks));
+    out.printf(Locale.ROOT, "Each run: one forked JVM, %s. Results as ns per operation (per"
+        + " fired timer for expire and TTL expire) ± 99.9%% CI, bytes allocated per the same%s.%n%n",
+        settings.iterations(), ProcessCpuProfiler.supported()
             ? ", and the whole JVM's CPU time per the same" : "");
 
-    ProgressFormat progress = new ProgressFormat(out, runs);
-    List<RunResult> runResults = new ArrayList<>();
-    for (Batch batch : batches) {
-      try {
-        runResults.addAll(new Runner(batch.options(settings), progress).run());
-      } catch (RunnerException e) {
-        out.println("JMH could not run " + batch.workload().label() + ": " + e.getMessage());
-      }
-    }
+    List<RunResult> runResults = runRounds(settings, batches, new ProgressFormat(out, runs), out);
     List<Measurement> measurements = new ArrayList<>();
     for (RunResult result : runResults) {
       if (result.getAggregatedResult() != null) {
@@ -174,10 +170,17 @@ public final class Compare {
     Path chart = dir.resolve("chart.png");
     ResultChart.write(results, chart);
     out.println("Chart:           " + chart);
-    boolean complete = measurements.size() == runs;
-    if (!complete) {
-      out.printf(Locale.ROOT, "%d of %d benchmark runs failed; their errors are above.%n",
-          runs - measurements.size(), runs);
+    List<String> shortOfForks = shortOfForks(runResults, settings.forks());
+    boolean complete = measurements.size() == benchmarks && shortOfForks.isEmpty();
+    if (measurements.size() < benchmarks) {
+      out.printf(Locale.ROOT, "%d of %d benchmarks failed%s; their errors are above.%n",
+          benchmarks - measurements.size(), benchmarks,
+          settings.forks() == 1 ? "" : " in every round");
+    }
+    if (!shortOfForks.isEmpty()) {
+      out.printf(Locale.ROOT, "Short of forks, since a round's fork failed (its error is above;"
+          + " the table and JSON hold the other rounds' forks):%n  %s%n",
+          String.join("\n  ", shortOfForks));
     }
     if (settings.updateDocs()) {
       if (complete) {
@@ -192,6 +195,73 @@ public final class Compare {
       }
     }
     return complete;
+  }
+
+  /**
+   * The first line printed: what is compared, how many runs (one forked JVM each) that takes, and
+   * about how long.
+   *
+   * @param benchmarks the benchmarks of the plan (each contender at each set of parameters)
+   */
+  static String announcement(Settings settings, int benchmarks) {
+    int runs = benchmarks * settings.forks();
+    return String.format(Locale.ROOT, "Comparing %s on %d workloads: %s, about %s.",
+        String.join(", ", settings.contenders()), settings.workloads().size(),
+        settings.forks() == 1 ? runs + " benchmark runs" : String.format(Locale.ROOT,
+            "%d benchmarks, %d forks each in %d interleaved rounds: %d runs",
+            benchmarks, settings.forks(), settings.forks(), runs),
+        Numbers.minutes(runs * settings.secondsPerRun()));
+  }
+
+  /**
+   * Runs every batch once per fork, in rounds of one fork of each (see {@link InterleavedForks}
+   * for why), and merges each benchmark's forks of all rounds into one result.
+   *
+   * @return JMH's results, one per benchmark that succeeded in at least one round, as if JMH had
+   *     run its forks of every round as one run
+   */
+  private static List<RunResult> runRounds(
+      Settings settings, List<Batch> batches, ProgressFormat progress, PrintStream out) {
+    List<InterleavedForks> forks = new ArrayList<>();
+    for (Batch batch : batches) {
+      forks.add(new InterleavedForks(batch.params()));
+    }
+    for (int round = 1; round <= settings.forks(); round++) {
+      if (settings.forks() > 1) {
+        out.printf(Locale.ROOT, "Round %d of %d:%n", round, settings.forks());
+      }
+      for (int i = 0; i < batches.size(); i++) {
+        Batch batch = batches.get(i);
+        try {
+          forks.get(i).add(new Runner(batch.options(settings), progress).run());
+        } catch (RunnerException e) {
+          out.println("JMH could not run " + batch.workload().label() + ": " + e.getMessage());
+        }
+      }
+    }
+    List<RunResult> merged = new ArrayList<>();
+    for (InterleavedForks batchForks : forks) {
+      merged.addAll(batchForks.merged());
+    }
+    return merged;
+  }
+
+  /**
+   * The benchmarks among {@code results} that hold fewer than {@code forks} forks, since their
+   * fork failed in some round: they must not pass for complete.
+   *
+   * @return each as "workload contender population[ ttls=n]: k of n forks"
+   */
+  static List<String> shortOfForks(List<RunResult> results, int forks) {
+    List<String> shortOf = new ArrayList<>();
+    for (RunResult result : results) {
+      BenchmarkParams params = result.getParams();
+      if (params.getForks() < forks) {
+        shortOf.add(String.format(Locale.ROOT, "%s: %d of %d forks",
+            ProgressFormat.what(params), params.getForks(), forks));
+      }
+    }
+    return shortOf;
   }
 
   /**
@@ -371,17 +441,25 @@ public final class Compare {
       return full ? 1000 : 150;
     }
 
-    /** A rough estimate for the announcement: iterations, plus JVM start and filling. */
+    /**
+     * A rough estimate for the announcement of one run (one fork of one benchmark): iterations,
+     * plus JVM start and filling.
+     */
     double secondsPerRun() {
       double iterations = (warmupIterations() * warmupMillis()
           + measurementIterations() * measurementMillis()) / 1000.0;
-      return forks * (iterations + 1.1);
+      return iterations + 1.1;
+    }
+
+    /** What each fork runs: "3 warm-up x 250 ms, 5 measured x 150 ms". */
+    String iterations() {
+      return String.format(Locale.ROOT, "%d warm-up x %d ms, %d measured x %d ms",
+          warmupIterations(), warmupMillis(), measurementIterations(), measurementMillis());
     }
 
     String describe() {
-      return String.format(Locale.ROOT, "%d fork%s, %d warm-up x %d ms, %d measured x %d ms",
-          forks, forks == 1 ? "" : "s", warmupIterations(), warmupMillis(),
-          measurementIterations(), measurementMillis());
+      return forks == 1 ? "1 fork, " + iterations()
+          : forks + " forks in interleaved rounds, " + iterations();
     }
 
     List<String> about(LocalDateTime started) {
@@ -442,6 +520,7 @@ public final class Compare {
   record Batch(Workload workload, List<String> contenders, List<Integer> sizes,
       List<Integer> ttls) {
 
+    /** The benchmarks the batch runs (each contender at each set of parameters). */
     int runs() {
       return contenders.size() * sizes.size() * Math.max(1, ttls.size());
     }
@@ -476,7 +555,8 @@ public final class Compare {
     org.openjdk.jmh.runner.options.Options options(Settings settings) {
       ChainedOptionsBuilder options = new OptionsBuilder()
           .include("^" + Pattern.quote(workload.benchmark().getName()) + "\\.")
-          .forks(settings.forks())
+          // One fork per run: Compare runs a batch once per round for each further fork.
+          .forks(1)
           .warmupIterations(settings.warmupIterations())
           .warmupTime(TimeValue.milliseconds(settings.warmupMillis()))
           .measurementIterations(settings.measurementIterations())
