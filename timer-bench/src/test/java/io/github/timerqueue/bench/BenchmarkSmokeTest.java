@@ -11,7 +11,6 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openjdk.jmh.annotations.Mode;
@@ -19,9 +18,6 @@ import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
-import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * Runs every benchmark method, in this JVM, on a tiny population, for every contender it applies to
@@ -84,15 +80,9 @@ class BenchmarkSmokeTest {
 
   @Test
   void fullDrainRunsOnEveryStrategy() throws RunnerException {
-    Collection<RunResult> runs = new Runner(new OptionsBuilder()
-        .include("^" + Pattern.quote(FullDrainBenchmark.class.getName()) + "\\.")
+    Collection<RunResult> runs = new Runner(BriefRuns.of(FullDrainBenchmark.class)
         .param("strategy", TimerQueues.strategies().toArray(String[]::new))
         .param("timers", "1000")
-        .forks(0)
-        .warmupIterations(0)
-        .measurementIterations(1)
-        .shouldFailOnError(true)
-        .verbosity(VerboseMode.SILENT)
         .build()).run();
 
     assertThat(runs).hasSize(TimerQueues.strategies().size());
@@ -100,16 +90,9 @@ class BenchmarkSmokeTest {
 
   @Test
   void scheduleCancelAmongFewTtlsRunsOnEveryContender() throws RunnerException {
-    Collection<RunResult> runs = new Runner(new OptionsBuilder()
-        .include("^" + Pattern.quote(TtlScheduleCancelBenchmark.class.getName()) + "\\.")
+    Collection<RunResult> runs = new Runner(BriefRuns.of(TtlScheduleCancelBenchmark.class)
         .param("strategy", Contenders.names().toArray(String[]::new))
         .param("pending", String.valueOf(TINY))
-        .forks(0)
-        .warmupIterations(0)
-        .measurementIterations(1)
-        .measurementTime(TimeValue.milliseconds(5))
-        .shouldFailOnError(true)
-        .verbosity(VerboseMode.SILENT)
         .build()).run();
 
     assertThat(runs).hasSize(Contenders.names().size() * 2);
@@ -131,17 +114,10 @@ class BenchmarkSmokeTest {
 
   private static Collection<RunResult> runOnce(
       Workload workload, List<String> contenders, List<String> ttls) throws RunnerException {
-    ChainedOptionsBuilder options = new OptionsBuilder()
-        .include("^" + Pattern.quote(workload.benchmark().getName()) + "\\.")
-        .param("strategy", contenders.toArray(String[]::new))
-        .param("pending", String.valueOf(TINY))
+    ChainedOptionsBuilder options = BriefRuns.of(workload.benchmark())
         .mode(Mode.AverageTime)
-        .forks(0)
-        .warmupIterations(0)
-        .measurementIterations(1)
-        .measurementTime(TimeValue.milliseconds(5))
-        .shouldFailOnError(true)
-        .verbosity(VerboseMode.SILENT);
+        .param("strategy", contenders.toArray(String[]::new))
+        .param("pending", String.valueOf(TINY));
     if (!ttls.isEmpty()) {
       options.param("ttls", ttls.toArray(String[]::new));
     }

@@ -11,7 +11,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.infra.BenchmarkParams;
@@ -30,9 +29,8 @@ import org.openjdk.jmh.runner.IterationType;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.WorkloadParams;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
-import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * The merge of forks run in rounds: on results built by hand, whose every iteration has a score of
@@ -176,15 +174,8 @@ class InterleavedForksTest {
 
   private static Collection<RunResult> runNextExpiryDelay(Map<String, List<String>> values)
       throws RunnerException {
-    OptionsBuilder options = new OptionsBuilder();
-    options.include("^" + Pattern.quote(NextExpiryDelayBenchmark.class.getName()) + "\\.")
-        .mode(Mode.AverageTime)
-        .forks(0)
-        .warmupIterations(0)
-        .measurementIterations(1)
-        .measurementTime(TimeValue.milliseconds(5))
-        .shouldFailOnError(true)
-        .verbosity(VerboseMode.SILENT);
+    ChainedOptionsBuilder options = BriefRuns.of(NextExpiryDelayBenchmark.class)
+        .mode(Mode.AverageTime);
     values.forEach((name, list) -> options.param(name, list.toArray(String[]::new)));
     return new Runner(options.build()).run();
   }
