@@ -207,11 +207,13 @@ public final class Compare {
    */
   static String announcement(Settings settings, int benchmarks) {
     int runs = benchmarks * settings.forks();
-    return String.format(Locale.ROOT, "Comparing %s on %d workloads: %s, about %s.",
-        String.join(", ", settings.contenders()), settings.workloads().size(),
-        settings.forks() == 1 ? runs + " benchmark runs" : String.format(Locale.ROOT,
-            "%d benchmarks, %d forks each in %d interleaved rounds: %d runs",
-            benchmarks, settings.forks(), settings.forks(), runs),
+    return String.format(Locale.ROOT, "Comparing %s on %s: %s, about %s.",
+        String.join(", ", settings.contenders()),
+        Numbers.counted(settings.workloads().size(), "workload"),
+        settings.forks() == 1 ? Numbers.counted(runs, "benchmark run") : String.format(Locale.ROOT,
+            "%s, %d forks each in %d interleaved rounds: %s",
+            Numbers.counted(benchmarks, "benchmark"), settings.forks(), settings.forks(),
+            Numbers.counted(runs, "run")),
         Numbers.minutes(runs * settings.secondsPerRun()));
   }
 

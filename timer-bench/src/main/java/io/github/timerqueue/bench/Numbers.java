@@ -31,6 +31,11 @@ final class Numbers {
     return String.format(Locale.ROOT, "%,d", value);
   }
 
+  /** A count and its noun, in the plural unless the count is 1: "1 workload", "18 runs". */
+  static String counted(long value, String noun) {
+    return value + " " + (value == 1 ? noun : noun + "s");
+  }
+
   /** A duration as minutes and seconds: 3:07. */
   static String minutes(double seconds) {
     long whole = Math.round(seconds);

@@ -50,12 +50,15 @@ class CompareTest {
     assertThat(plan.get(0).options(settings).getForkCount().get()).isEqualTo(1);
     // 2 contenders x 3 sizes, 3 forks each: 18 runs of 3 + 5 s of iterations and 1.1 s more.
     assertThat(Compare.announcement(settings, plan.get(0).runs())).isEqualTo(
-        "Comparing heap, agrona on 1 workloads: 6 benchmarks, 3 forks each in 3 interleaved"
+        "Comparing heap, agrona on 1 workload: 6 benchmarks, 3 forks each in 3 interleaved"
             + " rounds: 18 runs, about 2:44.");
     assertThat(settings.describe())
         .isEqualTo("3 forks in interleaved rounds, 3 warm-up x 1000 ms, 5 measured x 1000 ms");
     assertThat(Compare.announcement(Compare.Settings.parse("--strategies", "heap"), 2))
         .endsWith(": 2 benchmark runs, about 0:05.");
+    assertThat(Compare.announcement(
+            Compare.Settings.parse("--strategies", "heap", "--workloads", "expire"), 1))
+        .isEqualTo("Comparing heap on 1 workload: 1 benchmark run, about 0:03.");
   }
 
   @Test
