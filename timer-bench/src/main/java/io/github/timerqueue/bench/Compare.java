@@ -114,7 +114,7 @@ public final class Compare {
     List<Batch> batches = settings.plan();
     int benchmarks = 0;
     for (Batch batch : batches) {
-      benchmarks += batch.runs();
+      benchmarks += batch.benchmarks();
     }
     int runs = benchmarks * settings.forks();
     out.println(announcement(settings, benchmarks));
@@ -525,7 +525,7 @@ public final class Compare {
       List<Integer> ttls) {
 
     /** The benchmarks the batch runs (each contender at each set of parameters). */
-    int runs() {
+    int benchmarks() {
       return contenders.size() * sizes.size() * Math.max(1, ttls.size());
     }
 

@@ -22,7 +22,7 @@ class CompareTest {
     assertThat(batch(plan, Workload.TTL).sizes()).containsExactly(1_000_000);
     assertThat(batch(plan, Workload.TTL).ttls()).containsExactly(1, 16, 10_000);
     // 3 workloads x 2 contenders x 2 sizes, idle 2, TTL 2 x 3, nextExpiryDelay 1 x 2.
-    assertThat(plan.stream().mapToInt(Compare.Batch::runs).sum()).isEqualTo(12 + 2 + 6 + 2);
+    assertThat(plan.stream().mapToInt(Compare.Batch::benchmarks).sum()).isEqualTo(12 + 2 + 6 + 2);
   }
 
   @Test
@@ -49,7 +49,7 @@ class CompareTest {
     assertThat(plan).hasSize(1);
     assertThat(plan.get(0).options(settings).getForkCount().get()).isEqualTo(1);
     // 2 contenders x 3 sizes, 3 forks each: 18 runs of 3 + 5 s of iterations and 1.1 s more.
-    assertThat(Compare.announcement(settings, plan.get(0).runs())).isEqualTo(
+    assertThat(Compare.announcement(settings, plan.get(0).benchmarks())).isEqualTo(
         "Comparing heap, agrona on 1 workload: 6 benchmarks, 3 forks each in 3 interleaved"
             + " rounds: 18 runs, about 2:44.");
     assertThat(settings.describe())
