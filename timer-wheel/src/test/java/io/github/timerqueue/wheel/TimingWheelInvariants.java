@@ -8,6 +8,9 @@ import java.util.Map;
  * throws {@link AssertionError} naming the first one broken.
  *
  * <ul>
+ *   <li>A slot left for {@link TimingWheel#settle} is a slab slot in use, whose reference is to a
+ *       timer that no longer names it, and whose bucket still counts that timer. The check then
+ *       settles it, as the next operation would, and checks the rest with it counted out.
  *   <li>Level 0 starts at the minimum allowed key; each higher level starts at the first of its
  *       slots after the one holding the start of the level below; each ends a span later.
  *   <li>Every bucket is well-formed: its chain has one chunk per {@link Slab#CHUNK} filled slots
@@ -40,7 +43,31 @@ final class TimingWheelInvariants {
   private TimingWheelInvariants() {}
 
   static void check(TimingWheel<?> wheel) {
+    checkUnsettled(wheel);
+    wheel.settle();
     new Checker<>(wheel).run();
+  }
+
+  private static void checkUnsettled(TimingWheel<?> wheel) {
+    int slot = wheel.unsettledSlot;
+    if (slot == WheelTimer.NOT_PENDING) {
+      return;
+    }
+    if (slot < 0) {
+      throw new AssertionError("unsettled slot " + slot);
+    }
+    Bucket<?> bucket = wheel.slab.bucketOf(slot);
+    if (bucket == null) {
+      throw new AssertionError("unsettled slot " + slot + " is in no bucket's chunk");
+    }
+    WheelTimer<?> timer = wheel.slab.get(slot);
+    if (timer == null || timer.slot == slot) {
+      throw new AssertionError("unsettled slot " + slot + " holds " + timer
+          + ", not a timer that left it");
+    }
+    if (bucket.size < 1) {
+      throw new AssertionError("unsettled slot " + slot + "'s bucket counts no timer");
+    }
   }
 
   private static final class Checker<T> {

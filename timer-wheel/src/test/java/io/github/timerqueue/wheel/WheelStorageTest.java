@@ -130,11 +130,16 @@ class WheelStorageTest {
     for (int i = 0; i < 48; i++) {
       wheel.cancel(timers.get(i));
     }
+    assertThat(bucket.size).as("the last cancel is counted out by the next operation")
+        .isEqualTo(17);
+    wheel.nextExpiryDelay();
     assertThat(bucket.size).isEqualTo(16);
     assertThat(bucket.fill).as("filled slots at three holes per timer").isEqualTo(64);
     TimingWheelInvariants.check(wheel);
 
     wheel.cancel(timers.get(48));
+    assertThat(bucket.fill).as("not compacted before the cancel is counted out").isEqualTo(64);
+    wheel.nextExpiryDelay();
     assertThat(bucket.fill).as("compacted at 49 holes for 15 timers").isEqualTo(15);
     assertThat(wheel.slab.chunks() - wheel.slab.freeChunks).as("chunks in use").isOne();
     TimingWheelInvariants.check(wheel);
@@ -973,7 +978,9 @@ class WheelStorageTest {
     }
     assertThat(level1.bucketAt(slot, false)).as("kept while it holds a timer").isSameAs(bucket);
     assertThat(wheel.cancel(fifth)).isTrue();
-    assertThat(level1.entryAt(slot, false)).isNull();
+    wheel.nextExpiryDelay();
+    assertThat(level1.entryAt(slot, false)).as("released once the cancel is counted out")
+        .isNull();
     TimingWheelInvariants.check(wheel);
 
     // A listed timer cancels, re-arms and fires like any other, and stays this wheel's.
