@@ -2,6 +2,8 @@ package io.github.timerqueue.wheel;
 
 import io.github.timerqueue.TimerConfig;
 import io.github.timerqueue.TimerHandle;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Test helpers that create wheels and tell where in a wheel a timer is. */
 final class WheelProbe {
@@ -14,6 +16,16 @@ final class WheelProbe {
         .resolution(resolution)
         .option(TimingWheel.LEVEL_BITS_OPTION, levelBits)
         .build());
+  }
+
+  /** Schedules {@code count} timers at {@code deadline}, with payloads 0, 1, 2, ... */
+  static List<TimerHandle<Integer>> scheduleAt(
+      TimingWheel<Integer> wheel, long deadline, int count) {
+    List<TimerHandle<Integer>> timers = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      timers.add(wheel.schedule(deadline, i));
+    }
+    return timers;
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.github.timerqueue.wheel;
 
+import static io.github.timerqueue.wheel.WheelProbe.scheduleAt;
 import static io.github.timerqueue.wheel.WheelProbe.wheel;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,9 +23,7 @@ class WheelSettleTest {
   /** A wheel of two 4-bit levels at clock 0, eight timers in the bucket of level 1 at key 100. */
   private static TimingWheel<Integer> wheelWithABucket(List<TimerHandle<Integer>> timers) {
     TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
-    for (int i = 0; i < 8; i++) {
-      timers.add(wheel.schedule(100, i));
-    }
+    timers.addAll(scheduleAt(wheel, 100, 8));
     return wheel;
   }
 
@@ -127,10 +126,7 @@ class WheelSettleTest {
   @Test
   void theLastTimerOfABucketCancelledThenOneArmedInItsSlotFiresAlone() {
     TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
-    List<TimerHandle<Integer>> timers = new ArrayList<>();
-    for (int i = 0; i < 5; i++) {
-      timers.add(wheel.schedule(100, i));
-    }
+    List<TimerHandle<Integer>> timers = scheduleAt(wheel, 100, 5);
     Bucket<Integer> bucket = bucketOf(timers.get(0));
     for (TimerHandle<Integer> timer : timers) {
       wheel.cancel(timer);

@@ -1,5 +1,6 @@
 package io.github.timerqueue.wheel;
 
+import static io.github.timerqueue.wheel.WheelProbe.scheduleAt;
 import static io.github.timerqueue.wheel.WheelProbe.wheel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -22,16 +23,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * and the owner check of handles that is made through their bucket.
  */
 class WheelStorageTest {
-
-  /** Schedules {@code count} timers at {@code deadline}, with payloads 0, 1, 2, ... */
-  private static List<TimerHandle<Integer>> scheduleAt(
-      TimingWheel<Integer> wheel, long deadline, int count) {
-    List<TimerHandle<Integer>> timers = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      timers.add(wheel.schedule(deadline, i));
-    }
-    return timers;
-  }
 
   @Test
   void cancellingMostTimersOfABucketCompactsItKeepingTheOrderAndGivesBackItsChunks() {
