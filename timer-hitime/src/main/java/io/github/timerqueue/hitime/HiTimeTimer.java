@@ -7,13 +7,13 @@ import io.github.timerqueue.internal.AbstractTimerHandle;
  * it is pending, a bin or a bucket of due timers. It is pending exactly while {@link #slot} is not
  * negative.
  *
- * <p>Four fields, so that with compressed references a timer takes 32 bytes, half a cache line,
- * and never straddles two. Hence what is not here: the tick at which the timer is due, which is
- * derived from the deadline ({@link HiTimeTimerQueue#tickOf}); and the bucket, which follows from
- * the slot and the tick ({@link HiTimeTimerQueue#bucketOf}): a bin is the bucket of the highest
- * bit in which the tick differs from the clock's, and a slot of a bucket of due timers carries
- * {@link #DUE_SLOT}. Moving a timer to another bucket therefore writes an {@code int} to it, not
- * a reference, which spares the garbage collector's write barrier.
+ * <p>Four fields, so that with compressed references a timer takes 32 bytes, half a cache line (on
+ * alignment, see the notes in {@link AbstractTimerHandle}). Hence what is not here: the tick at
+ * which the timer is due, which is derived from the deadline ({@link HiTimeTimerQueue#tickOf}); and
+ * the bucket, which follows from the slot and the tick ({@link HiTimeTimerQueue#bucketOf}): a bin
+ * is the bucket of the highest bit in which the tick differs from the clock's, and a slot of a
+ * bucket of due timers carries {@link #DUE_SLOT}. Moving a timer to another bucket therefore writes
+ * an {@code int} to it, not a reference, which spares the garbage collector's write barrier.
  */
 final class HiTimeTimer<T> extends AbstractTimerHandle<T> {
   /** The {@link #slot} of a timer that is in no bucket. */

@@ -7,12 +7,12 @@ import io.github.timerqueue.internal.AbstractTimerHandle;
  * ring it is in while it is pending: the queue of its TTL, or, while the advance whose handler
  * armed it due runs, the ring those timers wait in.
  *
- * <p>Four fields, so that with compressed references a timer takes 32 bytes, half a cache line,
- * and never straddles two. A million timers then take 32 MB where 48-byte ones took 48 MB, which
- * decides how many of the random timer reads that cancelling and re-arming make are served by the
- * last-level cache. Hence what is not here: the ring, which the lawn finds from the {@link
- * #ticket} ({@link TicketTable}); and the expiry, which the ring derives from the deadline ({@link
- * TtlQueue#expiryOf}).
+ * <p>Four fields, so that with compressed references a timer takes 32 bytes, half a cache line (on
+ * alignment, see the notes in {@link AbstractTimerHandle}). A million timers then take 32 MB where
+ * 48-byte ones took 48 MB, which decides how many of the random timer reads that cancelling and
+ * re-arming make are served by the last-level cache. Hence what is not here: the ring, which the
+ * lawn finds from the {@link #ticket} ({@link TicketTable}); and the expiry, which the ring derives
+ * from the deadline ({@link TtlQueue#expiryOf}).
  *
  * <p>Why the ring is not a field: a timer moves from ring to ring (a timer re-armed with another
  * TTL, at every expiry of a lawn of many), and a field naming the ring was a reference store in

@@ -7,13 +7,14 @@ import io.github.timerqueue.internal.AbstractTimerHandle;
  * {@link Slab}, whose chunk names the {@linkplain Bucket bucket} it is in, or, for one of the few
  * timers that a slot of a level holds itself, the next of them and the slot (see {@link Level}).
  *
- * <p>Four fields, so that with compressed references a timer takes 32 bytes, half a cache line, and
- * never straddles two: a million timers take 32 MB instead of the 48 MB of a timer that also keeps
- * its key and its owner, which decides how many of the random timer reads of cancelling and
- * re-arming the last-level cache serves. Hence what is not here: the key is derived from the
- * deadline and the clock ({@link TimingWheel#keyOf(WheelTimer)}), the bucket from the slot ({@link
- * Slab#bucketOf}), and the owner is the {@linkplain Level#owner owner of the level} that {@link
- * #link} leads to ({@link #owner()}), which is why {@link #link} is never {@code null}.
+ * <p>Four fields, so that with compressed references a timer takes 32 bytes, half a cache line (on
+ * alignment, see the notes in {@link AbstractTimerHandle}): a million timers take 32 MB instead of
+ * the 48 MB of a timer that also keeps its key and its owner, which decides how many of the random
+ * timer reads of cancelling and re-arming the last-level cache serves. Hence what is not here: the
+ * key is derived from the deadline and the clock ({@link TimingWheel#keyOf(WheelTimer)}), the
+ * bucket from the slot ({@link Slab#bucketOf}), and the owner is the {@linkplain Level#owner owner
+ * of the level} that {@link #link} leads to ({@link #owner()}), which is why {@link #link} is never
+ * {@code null}.
  *
  * <p>Why the bucket is not stored here: moving a timer from one bucket to another would then store
  * a reference in it. A timer that has waited a while is in the old generation, and G1's post-write
