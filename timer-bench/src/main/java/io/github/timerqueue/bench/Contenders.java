@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * The contenders of a run: every strategy that {@link TimerQueues#strategies()} finds, so that a
  * new strategy is benchmarked without a change here, and Agrona's {@code DeadlineTimerWheel}, the
- * peer.
+ * peer. The floors of {@link BucketFloor} can be named too, but are not in a run unless named.
  */
 final class Contenders {
   /** The peer's name in parameters and results. */
@@ -34,6 +34,9 @@ final class Contenders {
   static Timers create(String name, int capacity) {
     if (AGRONA.equals(name)) {
       return new AgronaTimers(capacity);
+    }
+    if (BucketFloor.isFloor(name)) {
+      return new BucketFloor(name, capacity);
     }
     if (!TimerQueues.strategies().contains(name)) {
       throw new IllegalArgumentException(
