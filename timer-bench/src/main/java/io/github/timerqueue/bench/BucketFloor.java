@@ -13,12 +13,16 @@ package io.github.timerqueue.bench;
  * <ul>
  *   <li>{@value #TOUCHES}: the caller's handle array, the handle (its owner checked, its deadline
  *       and position written), an append at the tail of one ring, and the clear of the slot the
- *       handle leaves: the touches no such strategy avoids.
+ *       handle leaves: the touches no such strategy avoids. Each clear comes after an append, in
+ *       the cheaper of the two orders: a reschedule clears after its own append, and a cancel
+ *       leaves its slot to the next operation, which clears it after its append, as the wheel and
+ *       {@code cascade} do, so that the append's fence does not wait for that slot's miss.
  *   <li>{@value #BINNED}: a ring per bin, each timer's bin found from its deadline as {@code
  *       hitime} finds it (the highest bit in which its tick differs from the clock's), the old
  *       bin from the deadline the handle held.
  *   <li>{@value #COUNTED}: each ring counts its timers, and a bitmap marks the bins that hold any,
- *       the bookkeeping without which a strategy cannot tell its next expiry.
+ *       the bookkeeping without which a strategy cannot tell its next expiry. A ring counts a
+ *       timer out when its slot is cleared, so a cancel leaves that to the next operation too.
  * </ul>
  *
  * What none of them does, and every real strategy must: make room. A ring's tail runs on over the
@@ -67,6 +71,9 @@ final class BucketFloor implements Timers {
   /** The bins whose rings hold timers, kept at the {@link #COUNTED} depth. */
   private long occupied;
   private long size;
+  /** The bin and slot that the last cancel emptied, left to the next operation; -1: none. */
+  private int leftBin;
+  private int leftPosition = -1;
 
   /** Whether {@code name} is one of the floors' contender names. */
   static boolean isFloor(String name) {
@@ -138,6 +145,14 @@ final class BucketFloor implements Timers {
     }
   }
 
+  /** Clears the slot that the last cancel left, if it left one. */
+  private void settle() {
+    if (leftPosition >= 0) {
+      leave(leftBin, leftPosition);
+      leftPosition = -1;
+    }
+  }
+
   @Override
   public void schedule(int slot, long deadline) {
     Object held = handles[slot];
@@ -152,6 +167,7 @@ final class BucketFloor implements Timers {
     }
     handle.deadline = deadline;
     append(binOf(deadline), handle);
+    settle();
     size++;
   }
 
@@ -163,15 +179,13 @@ final class BucketFloor implements Timers {
       return false;
     }
     handle.position = -1;
-    leave(binOf(handle.deadline), position);
+    settle();
+    leftBin = binOf(handle.deadline);
+    leftPosition = position;
     size--;
     return true;
   }
 
-  /**
-   * Appends before it clears the old slot, as {@code hitime} does, so that the append's fence does
-   * not wait for that slot's miss.
-   */
   @Override
   public boolean reschedule(int slot, long deadline) {
     Handle handle = own(handles[slot]);
@@ -179,6 +193,7 @@ final class BucketFloor implements Timers {
     int from = binOf(handle.deadline);
     handle.deadline = deadline;
     append(binOf(deadline), handle);
+    settle();
     if (position < 0) {
       size++;
       return false;
