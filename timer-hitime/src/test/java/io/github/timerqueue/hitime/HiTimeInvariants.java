@@ -17,6 +17,10 @@ import java.util.Map;
  *   <li>in every bucket, the slots before its head and from its tail on are empty, and every other
  *       slot is empty (a hole) or holds a pending timer of the queue whose bucket and slot are that
  *       bucket and that slot (so no timer is in two places), and the bucket's size counts them;
+ *   <li>except the one slot, if any, that the last cancel left for the queue to clear ({@code
+ *       unsettledSlot}): a slot of the bin that {@code unsettledDeadline} dictates, between its
+ *       head and tail, that refers to a timer of the queue no longer in it, which the bin still
+ *       counts and {@code size()} does not;
  *   <li>holes are bounded: a bucket holds at most {@code 3 * size + SLACK} of them;
  *   <li>a bin that says it is sorted holds its timers in the order of their ticks, none after the
  *       last tick it recorded;
@@ -117,11 +121,19 @@ final class HiTimeInvariants {
         name + " has head " + bucket.head + ", tail " + bucket.tail + " and " + slots.length
             + " slots");
     List<HiTimeTimer<?>> members = new ArrayList<>();
+    int unsettled = 0;
     for (int index = 0; index < slots.length; index++) {
       HiTimeTimer<?> timer = slots[index];
       if (index < bucket.head || index >= bucket.tail) {
         that(timer == null, name + " holds " + timer + " in slot " + index + ", outside ["
             + bucket.head + ", " + bucket.tail + ")");
+      } else if (isUnsettled(queue, bucket, index)) {
+        that(timer != null, name + " has slot " + index + " to clear, which is empty");
+        that(timer.queue == queue, name + " has slot " + index + " to clear, which holds "
+            + timer + " of another queue");
+        that(timer.slot != index || queue.bucketOf(cast(timer)) != bucket, name + " has slot "
+            + index + " to clear, which holds " + timer + ", still in it");
+        unsettled++;
       } else if (timer != null) {
         that(timer.queue == queue, name + " holds " + timer + " of another queue");
         int tag = bucket.bin == TimerBucket.DUE ? HiTimeTimer.DUE_SLOT : 0;
@@ -133,12 +145,22 @@ final class HiTimeInvariants {
         members.add(timer);
       }
     }
-    that(bucket.size == members.size(),
-        name + " says it holds " + bucket.size + " timers but holds " + members.size());
+    that(bucket.size == members.size() + unsettled, name + " says it holds " + bucket.size
+        + " timers but holds " + members.size() + (unsettled == 0 ? "" : " and one to clear"));
     int holes = bucket.tail - bucket.head - bucket.size;
     that(holes <= 3 * bucket.size + TimerBucket.SLACK,
         name + " holds " + holes + " holes for " + bucket.size + " timers");
     return members;
+  }
+
+  /** Whether slot {@code index} of {@code bucket} is the one the last cancel left to clear. */
+  private static boolean isUnsettled(HiTimeTimerQueue<?> queue, TimerBucket<?> bucket, int index) {
+    if (queue.unsettledSlot < 0 || bucket.bin == TimerBucket.DUE) {
+      return false;
+    }
+    long tick = queue.tickOf(queue.unsettledDeadline);
+    return index == queue.unsettledSlot
+        && 63 - Long.numberOfLeadingZeros(tick ^ queue.nowTick) == bucket.bin;
   }
 
   @SuppressWarnings("unchecked")

@@ -302,6 +302,8 @@ class HiTimeStorageTest {
     }
 
     HiTimeInvariants.check(queue);
+    // The last cancel's removal completes with the queue's next operation.
+    queue.settle();
     assertThat(bin.size).isEqualTo(10);
     assertThat(bin.tail).as("the survivors were moved down over the holes")
         .isLessThanOrEqualTo(4 * 10 + TimerBucket.SLACK);
@@ -485,6 +487,123 @@ class HiTimeStorageTest {
     HiTimeInvariants.check(queue);
   }
 
+  @Test
+  void aCancelLeavesItsSlotToTheNextArmingWhichClearsItAfterItsOwnAppend() {
+    HiTimeTimerQueue<Integer> queue = queue();
+    List<HiTimeTimer<Integer>> timers = fillBin13(queue, 100);
+    HiTimeTimer<Integer> cancelled = timers.get(40);
+    TimerBucket<Integer> bin = queue.bins[13];
+
+    queue.cancel(cancelled);
+
+    assertThat(cancelled.isPending()).isFalse();
+    assertThat(queue.size()).isEqualTo(99);
+    assertThat(queue.unsettledSlot).isEqualTo(40);
+    assertThat(bin.slots[40]).isSameAs(cancelled);
+    assertThat(bin.size).as("the bin still counts it").isEqualTo(100);
+    HiTimeInvariants.check(queue);
+
+    queue.reschedule(cancelled, (1 << 13) + 5);
+
+    assertThat(queue.unsettledSlot).isEqualTo(HiTimeTimer.NOT_PENDING);
+    assertThat(bin.slots[40]).isNull();
+    assertThat(cancelled.slot).as("appended after the 100 slots taken before").isEqualTo(100);
+    assertThat(bin.size).isEqualTo(100);
+    HiTimeInvariants.check(queue);
+  }
+
+  /**
+   * Whatever operation follows a cancel, it finds the slot the cancel left cleared and the bin's
+   * count corrected before it uses them: the timer is not handed out, visited, moved or counted,
+   * even when it has been re-armed into the same bin since, and no timer filed later loses its slot
+   * to it.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"advance", "forEach", "drain", "clear", "nextExpiryDelay", "cancel",
+      "reschedule", "schedule into a full bin", "scheduleWithin", "re-arm, then advance",
+      "cancel the last timer of a bin"})
+  void theNextOperationAfterACancelNeverMeetsItsTimerInTheSlotItLeft(String next) {
+    HiTimeTimerQueue<Integer> queue = queue();
+    // 64 timers fill bin 13's array, so the next append to it compacts or grows it.
+    List<HiTimeTimer<Integer>> timers = fillBin13(queue, 64);
+    // Each cancel clears the slot the one before left: the last leaves the first slot that still
+    // refers to a timer, after four holes, where a compaction or a pass from the bin's head that
+    // met it would take it for a timer.
+    for (int i = 0; i < 5; i++) {
+      queue.cancel(timers.get(i));
+    }
+    HiTimeTimer<Integer> cancelled = timers.get(4);
+    assertThat(queue.unsettledSlot).isEqualTo(4);
+    HiTimeInvariants.check(queue);
+
+    List<Integer> seen = new ArrayList<>();
+    switch (next) {
+      case "advance" -> queue.advance(1 << 14, timer -> seen.add(timer.payload()));
+      case "forEach" -> queue.forEach(timer -> seen.add(timer.payload()));
+      case "drain" -> queue.drain(timer -> seen.add(timer.payload()));
+      case "clear" -> queue.clear();
+      case "nextExpiryDelay" -> assertThat(queue.nextExpiryDelay()).isEqualTo(1 << 13);
+      case "cancel" -> queue.cancel(timers.get(20));
+      case "reschedule" -> queue.reschedule(timers.get(30), (1 << 13) + 7);
+      case "schedule into a full bin" -> {
+        assertThat(queue.bins[13].isFull()).isTrue();
+        queue.schedule((1 << 13) + 9, 1_000);
+      }
+      case "scheduleWithin" -> queue.scheduleWithin(1 << 13, (1 << 14) - 1, 1_000);
+      case "re-arm, then advance" -> {
+        queue.reschedule(cancelled, (1 << 13) + 3);
+        queue.advance(1 << 14, timer -> seen.add(timer.payload()));
+      }
+      case "cancel the last timer of a bin" -> {
+        for (int i = 5; i < 64; i++) {
+          queue.cancel(timers.get(i));
+        }
+        assertThat(queue.nextExpiryDelay()).as("empty").isEqualTo(Long.MAX_VALUE);
+        assertThat(queue.occupied).isZero();
+      }
+      default -> throw new AssertionError(next);
+    }
+
+    HiTimeInvariants.check(queue);
+    assertThat(slotsReferringTo(queue, cancelled)).isZero();
+    assertThat(cancelled.isPending()).isFalse();
+    assertThat(seen).doesNotHaveDuplicates();
+    if (next.startsWith("re-arm")) {
+      assertThat(seen).containsOnlyOnce(4).hasSize(60);
+    } else {
+      assertThat(seen).doesNotContain(4);
+      assertThat(seen.size()).isIn(0, 59);
+    }
+
+    // Whatever the queue holds then, and twenty timers more, all fire, each once.
+    for (int i = 0; i < 20; i++) {
+      queue.schedule(queue.now() + (1 << 13) + i, 2_000 + i);
+    }
+    int pending = queue.size();
+    List<Integer> fired = new ArrayList<>();
+    queue.advance(queue.now() + (1 << 15), timer -> fired.add(timer.payload()));
+    assertThat(fired).hasSize(pending).doesNotHaveDuplicates().doesNotContain(4);
+    assertThat(queue.size()).isZero();
+    HiTimeInvariants.check(queue);
+  }
+
+  /** How many slots of the queue's buckets, between head and tail or not, refer to {@code timer}. */
+  private static int slotsReferringTo(HiTimeTimerQueue<Integer> queue, HiTimeTimer<Integer> timer) {
+    List<TimerBucket<Integer>> buckets = new ArrayList<>(List.of(queue.due, queue.firing));
+    for (TimerBucket<Integer> bin : queue.bins) {
+      if (bin != null) {
+        buckets.add(bin);
+      }
+    }
+    int count = 0;
+    for (TimerBucket<Integer> bucket : buckets) {
+      for (HiTimeTimer<Integer> slot : bucket.slots) {
+        count += slot == timer ? 1 : 0;
+      }
+    }
+    return count;
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"pending", "fired", "cancelled", "cleared", "drained", "bin emptied"})
   void aHandleOfAnotherQueueIsRejectedWhetherItIsPendingOrNot(String state) {
@@ -519,6 +638,8 @@ class HiTimeStorageTest {
     HiTimeTimerQueue<Integer> queue = queue();
     HiTimeTimer<Integer> cancelled = timer(queue.schedule(100, 1));
     queue.cancel(cancelled);
+    // Completes the cancel's removal, which empties the bin.
+    assertThat(queue.nextExpiryDelay()).isEqualTo(Long.MAX_VALUE);
     HiTimeTimer<Integer> next = timer(queue.schedule(100, 2));
     assertThat(queue.bucketOf(next)).isSameAs(queue.bins[6]);
     assertThat(next.slot).as("the emptied bin starts over at slot 0").isZero();
