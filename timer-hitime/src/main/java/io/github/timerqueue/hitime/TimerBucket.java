@@ -9,14 +9,15 @@ import java.util.function.Consumer;
  * in a bucket knows its slot ({@link HiTimeTimer#slot}); its queue knows from the timer's deadline
  * which bucket that is ({@link HiTimeTimerQueue#bucketOf}).
  *
- * <p>Timers are appended at {@link #tail} and, in a bucket of due timers, taken from {@link
- * #head}. Removing a timer empties its slot, so a slot that is not {@code null} holds a pending
- * timer of this bucket, and no bucket refers to a timer that left it, but for one slot of a bin:
- * the queue's last cancel leaves the slot and the bin's count of its timer for the queue's next
- * operation to clear ({@link HiTimeTimerQueue#settle}), and every operation does that before it
- * uses a bin. An emptied slot between head and tail is a <em>hole</em>. (Leaving the slot as it is, to be recognized as stale when next visited, would
- * spare cancel that write, but every compaction and every pass would then read each stale timer,
- * a cache miss where the write mostly hits the last-level cache.)
+ * <p>Timers are appended at {@link #tail} and, in a bucket of due timers, taken from {@link #head}.
+ * Removing a timer empties its slot, so a slot that is not {@code null} holds a pending timer of
+ * this bucket, and no bucket refers to a timer that left it, but for one slot of a bin: the queue's
+ * last cancel leaves the slot and the bin's count of its timer for the queue's next operation to
+ * clear ({@link HiTimeTimerQueue#settle}), and every operation does that before it uses a bin. An
+ * emptied slot between head and tail is a <em>hole</em>. (Leaving the slot as it is, to be
+ * recognized as stale when next visited, would spare cancel that write, but every compaction and
+ * every pass would then read each stale timer, a cache miss where the write mostly hits the
+ * last-level cache.)
  *
  * <p>When an append finds every slot up to the end taken, the bucket compacts in place if at
  * most half of its slots hold timers, moving the timers down over the holes in their order, else
