@@ -361,14 +361,15 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
   @Override
   public boolean reschedule(TimerHandle<T> timer, long deadline) {
     HiTimeTimer<T> owned = own(timer);
-    int slot = owned.slot;
-    if (slot < 0) {
+    if (owned.slot < 0) {
       arm(owned, deadline);
       return false;
     }
     // Before the timer's bucket is found and possibly compacted, which must not meet a slot that
-    // still refers to a timer that left it.
+    // still refers to a timer that left it; and before its slot is read, as settling may compact
+    // the timer's own bin and move it.
     settle();
+    int slot = owned.slot;
     TimerBucket<T> from = bucketOf(owned);
     owned.setDeadline(deadline);
     long tick = filingTick(deadline);
@@ -574,6 +575,8 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
     TimerBucket<T> bucket = bucketAt(tick);
     if (bucket.isFull()) {
       settle();
+      // Marks the bin again: settling may have emptied it, and unmarked it.
+      bucket = bucketAt(tick);
     }
     bucket.append(timer, tick);
     settle();

@@ -513,6 +513,57 @@ class HiTimeStorageTest {
   }
 
   /**
+   * Settling the last cancel's removal may compact the bin of the timer a reschedule moves: the
+   * reschedule finds the timer in the slot compaction moved it to, and clears that one.
+   */
+  @Test
+  void aRescheduleWhoseSettlingCompactsTheTimersOwnBinClearsTheSlotTheTimerWasMovedTo() {
+    HiTimeTimerQueue<Integer> queue = queue();
+    List<HiTimeTimer<Integer>> timers = fillBin13(queue, 200);
+    TimerBucket<Integer> bin = queue.bins[13];
+    // 167 cancels, the last one's removal outstanding: settling it leaves 33 timers behind 167
+    // holes, past the bound of 3 * 33 + SLACK, so it compacts.
+    for (int i = 0; i < 167; i++) {
+      queue.cancel(timers.get(i));
+    }
+    assertThat(bin.tail).as("not compacted yet").isEqualTo(200);
+    HiTimeTimer<Integer> moved = timers.get(199);
+
+    assertThat(queue.reschedule(moved, (1 << 13) + 1)).isTrue();
+
+    assertThat(bin.tail).as("compacted, then appended to").isEqualTo(34);
+    HiTimeInvariants.check(queue);
+    assertThat(slotsReferringTo(queue, moved)).isEqualTo(1);
+    List<Integer> fired = new ArrayList<>();
+    queue.advance(1 << 14, timer -> fired.add(timer.payload()));
+    assertThat(fired).hasSize(33).doesNotHaveDuplicates().contains(199);
+  }
+
+  /**
+   * An arming into a full bin settles first, and if the bin held only the cancelled timer it
+   * empties and is unmarked in the bitmap: the timer armed into it then marks it again.
+   */
+  @Test
+  void anArmingIntoAFullBinThatSettlingEmptiesMarksTheBinAgain() {
+    HiTimeTimerQueue<Integer> queue = queue();
+    List<HiTimeTimer<Integer>> timers = fillBin13(queue, TimerBucket.INITIAL_CAPACITY);
+    TimerBucket<Integer> bin = queue.bins[13];
+    for (HiTimeTimer<Integer> timer : timers) {
+      queue.cancel(timer);
+    }
+    assertThat(bin.isFull()).isTrue();
+    assertThat(bin.size).as("the last cancel's timer, still counted").isEqualTo(1);
+
+    queue.schedule((1 << 13) + 3, 100);
+
+    HiTimeInvariants.check(queue);
+    assertThat(queue.nextExpiryDelay()).isEqualTo(1 << 13);
+    List<Integer> fired = new ArrayList<>();
+    queue.advance(1 << 14, timer -> fired.add(timer.payload()));
+    assertThat(fired).containsExactly(100);
+  }
+
+  /**
    * Whatever operation follows a cancel, it finds the slot the cancel left cleared and the bin's
    * count corrected before it uses them: the timer is not handed out, visited, moved or counted,
    * even when it has been re-armed into the same bin since, and no timer filed later loses its slot
