@@ -103,6 +103,23 @@ final class TimerBucket<T> {
     long last = lastTick;
     descents += ((~tick & last) | ((~tick | last) & (tick - last))) >>> (Long.SIZE - 1);
     lastTick = tick;
+    place(timer);
+  }
+
+  /**
+   * Adds a timer that is in no bucket at the tail, in an order of ticks that is not known: it
+   * counts as a descent, and its tick is not compared with the one before. For the re-examination
+   * of a bin out of tick order ({@link HiTimeTimerQueue#reexamineScattered}), whose timers descend
+   * about every second one anyway, and which appends one by one the 9 or so times a timer is
+   * re-filed on its way down.
+   */
+  void appendOutOfOrder(HiTimeTimer<T> timer) {
+    descents++;
+    place(timer);
+  }
+
+  /** Puts a timer that is in no bucket in the slot at the tail, making room first if need be. */
+  private void place(HiTimeTimer<T> timer) {
     if (isFull()) {
       makeRoom(1);
     }
