@@ -87,6 +87,11 @@ final class Bucket<T> {
   /** The wheel that owns the bucket and its timers. */
   final TimingWheel<T> owner;
   /**
+   * Its number among the wheel's buckets, by which the slab names the bucket of each chunk
+   * ({@link Slab#bucketOf}); fixed for the bucket's life, whichever slot it serves.
+   */
+  final int number;
+  /**
    * The level whose slot this is, or {@code null} for the due, firing and overflow buckets. A
    * spare bucket keeps the slot it last had.
    */
@@ -118,9 +123,12 @@ final class Bucket<T> {
   /** The next spare bucket, while this one is spare. */
   Bucket<T> nextSpare;
 
-  Bucket(TimingWheel<T> owner, Level<T> level, int index, boolean coarse) {
+  /** Makes bucket {@code number}, one the slab has made room for, and registers it there. */
+  Bucket(TimingWheel<T> owner, int number) {
     this.owner = owner;
-    assign(level, index, coarse);
+    this.number = number;
+    this.index = -1;
+    owner.slab.register(this);
   }
 
   /** Makes an empty bucket the bucket of a slot. */

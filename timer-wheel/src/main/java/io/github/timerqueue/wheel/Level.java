@@ -55,12 +55,6 @@ final class Level<T> {
   final int shift;
   /** Slot count minus one. */
   final int slotMask;
-  /**
-   * {@code 2^shift(1) + ... + 2^shift(index - 1)}: slot {@code B} of the level, covering keys from
-   * {@code B * 2^shift}, is passed when the minimum allowed key reaches {@code B * 2^shift -
-   * passOffset}, which is when a coarse slot fires. 0 for levels 0 and 1.
-   */
-  final long passOffset;
   /** The smallest key it can hold (a multiple of {@code 2^shift}), or {@link #END}. */
   long minKey;
   /** The largest key it can hold, saturated at {@link #END}. */
@@ -93,11 +87,6 @@ final class Level<T> {
     this.bits = levelBits.bits(index);
     this.shift = levelBits.shift(index);
     this.slotMask = (1 << bits) - 1;
-    long offset = 0;
-    for (int level = 1; level < index; level++) {
-      offset += 1L << levelBits.shift(level);
-    }
-    this.passOffset = offset;
     moveTo(minKey);
   }
 
@@ -137,10 +126,26 @@ final class Level<T> {
   }
 
   /**
+   * {@code 2^shift(1) + ... + 2^shift(index - 1)}: slot {@code B} of the level, covering keys from
+   * {@code B * 2^shift}, is passed when the minimum allowed key reaches {@code B * 2^shift -
+   * passOffset()}, which is when a coarse slot fires. 0 for levels 0 and 1. Worked out when asked,
+   * only by the coarse slots of {@code scheduleWithin}, rather than kept: a field would add 8 bytes
+   * to each level, a fixed part of each timer's bytes in a wheel with few timers.
+   */
+  long passOffset() {
+    long offset = 0;
+    for (int level = 1; level < index; level++) {
+      offset += 1L << owner.levels[level].shift;
+    }
+    return offset;
+  }
+
+  /**
    * Returns the smallest key {@code k >= atLeast} at which the minimum allowed key passes a slot
    * of this level that lies within its current range, or 0 if there is none.
    */
   long firstPassAtOrAfter(long atLeast) {
+    long passOffset = passOffset();
     long target = atLeast + passOffset;
     if (minKey == END || Long.compareUnsigned(target, atLeast) < 0) {
       return 0;

@@ -32,6 +32,18 @@ import java.util.Arrays;
  * quarter of a megabyte, and only until the first page is full.
  * The price is one more load per slot access, of the page from the array of pages: that array
  * has one entry per 65,536 slots (a few hundred at ten million timers), so it stays in cache.
+ *
+ * <p>Why the slab records each chunk's bucket by number and not by reference: a chunk changes
+ * buckets each time it is taken, in the flow of expiring timers at a million about once per four
+ * fired timers, as each key of level 0 takes one for its few timers. A reference stored in an old
+ * array runs G1's post-write barrier, which queues the card of the store, a chunk at random here,
+ * for G1's refinement threads to scan; those scans took half of the process's CPU in that flow.
+ * An {@code int} runs no barrier. With numbers the cards refined per fired timer went from 0.22 to
+ * about 0.15, and the process's CPU per fired timer down by a tenth with random delays and by a
+ * sixth with 16 TTLs (docs/benchmarks.md). The price is one more load from a slot to its bucket,
+ * from an array of one reference per bucket, which stays in cache, and 12 bytes per bucket (its
+ * number, that array's entry), paid for in a wheel of a thousand timers by the 8 bytes that each
+ * level no longer keeps ({@link Level#passOffset()}).
  */
 final class Slab<T> {
   /** log2 of the slots in a chunk. */
@@ -63,11 +75,14 @@ final class Slab<T> {
   /** The chunk after each chunk in its chain, or {@link #NO_CHUNK}, paged as {@link #pages}. */
   private int[][] links;
   /**
-   * The bucket whose chain each chunk in use is in, paged as {@link #links}; stale for a free
-   * chunk. A pending timer's bucket is the bucket of its slot's chunk ({@link #bucketOf}), so that
-   * moving a timer to another bucket stores no reference in the timer (see {@link WheelTimer}).
+   * The {@linkplain Bucket#number number} of the bucket whose chain each chunk in use is in, paged
+   * as {@link #links}; stale for a free chunk. A pending timer's bucket is the bucket of its slot's
+   * chunk ({@link #bucketOf}), so that moving a timer to another bucket stores no reference in the
+   * timer (see {@link WheelTimer}), and taking a chunk stores none here (see the class notes).
    */
-  private Bucket<T>[][] buckets;
+  private int[][] bucketNumbers;
+  /** Every bucket of the wheel, at its number; exactly as long as the wheel has buckets. */
+  private Bucket<T>[] bucketsByNumber = newBuckets(0);
   /** The number of chunks. */
   private int chunks;
   /** The first free chunk, or {@link #NO_CHUNK}. */
@@ -81,8 +96,8 @@ final class Slab<T> {
     pages[0] = newSlots(INITIAL_CHUNKS << CHUNK_SHIFT);
     links = new int[1][];
     links[0] = new int[INITIAL_CHUNKS];
-    buckets = (Bucket<T>[][]) new Bucket<?>[1][];
-    buckets[0] = newBuckets(INITIAL_CHUNKS);
+    bucketNumbers = new int[1][];
+    bucketNumbers[0] = new int[INITIAL_CHUNKS];
     free = NO_CHUNK;
     chain(0, INITIAL_CHUNKS);
   }
@@ -120,12 +135,36 @@ final class Slab<T> {
   /** The bucket whose chain holds the chunk of a slot in use. */
   Bucket<T> bucketOf(int slot) {
     int chunk = slot >>> CHUNK_SHIFT;
-    return buckets[chunk >>> PAGE_CHUNK_SHIFT][chunk & (PAGE_CHUNKS - 1)];
+    return bucket(bucketNumbers[chunk >>> PAGE_CHUNK_SHIFT][chunk & (PAGE_CHUNKS - 1)]);
+  }
+
+  /** The bucket numbered {@code number}, below {@link #bucketCount()}. */
+  Bucket<T> bucket(int number) {
+    return bucketsByNumber[number];
   }
 
   /** Records that a chunk just taken is in the chain of {@code bucket}. */
   void setBucket(int chunk, Bucket<T> bucket) {
-    buckets[chunk >>> PAGE_CHUNK_SHIFT][chunk & (PAGE_CHUNKS - 1)] = bucket;
+    bucketNumbers[chunk >>> PAGE_CHUNK_SHIFT][chunk & (PAGE_CHUNKS - 1)] = bucket.number;
+  }
+
+  /** How many buckets the wheel has: their numbers are 0 up to one less. */
+  int bucketCount() {
+    return bucketsByNumber.length;
+  }
+
+  /**
+   * Makes room for {@code more} buckets, numbered from {@link #bucketCount()} on, which the wheel
+   * then makes and {@linkplain #register registers}: the array grows once for them all, to exactly
+   * the buckets there will be.
+   */
+  void addBucketNumbers(int more) {
+    bucketsByNumber = Arrays.copyOf(bucketsByNumber, bucketsByNumber.length + more);
+  }
+
+  /** Records a new bucket at its number, one that {@link #addBucketNumbers} made room for. */
+  void register(Bucket<T> bucket) {
+    bucketsByNumber[bucket.number] = bucket;
   }
 
   /** Makes {@code next} the chunk after {@code chunk} in its chain. */
@@ -182,7 +221,7 @@ final class Slab<T> {
       int grown = grownFirstPage(chunks);
       pages[0] = Arrays.copyOf(pages[0], grown << CHUNK_SHIFT);
       links[0] = Arrays.copyOf(links[0], grown);
-      buckets[0] = Arrays.copyOf(buckets[0], grown);
+      bucketNumbers[0] = Arrays.copyOf(bucketNumbers[0], grown);
       chain(chunks, grown);
       return;
     }
@@ -194,11 +233,11 @@ final class Slab<T> {
     if (page == pages.length) {
       pages = Arrays.copyOf(pages, Math.min(MAX_PAGES, 2 * page));
       links = Arrays.copyOf(links, pages.length);
-      buckets = Arrays.copyOf(buckets, pages.length);
+      bucketNumbers = Arrays.copyOf(bucketNumbers, pages.length);
     }
     pages[page] = newSlots(PAGE_SLOTS);
     links[page] = new int[PAGE_CHUNKS];
-    buckets[page] = newBuckets(PAGE_CHUNKS);
+    bucketNumbers[page] = new int[PAGE_CHUNKS];
     chain(chunks, chunks + PAGE_CHUNKS);
   }
 

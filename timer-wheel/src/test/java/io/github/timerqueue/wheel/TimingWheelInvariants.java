@@ -151,6 +151,9 @@ final class TimingWheelInvariants {
     /** Checks one bucket's chain, slots and counts; returns its size. */
     private int checkBucket(Bucket<T> bucket, String name) {
       check(bucket.owner == wheel, name + " belongs to another wheel");
+      check(bucket.number >= 0 && bucket.number < wheel.slab.bucketCount()
+              && wheel.slab.bucket(bucket.number) == bucket,
+          name + " is not the slab's bucket number " + bucket.number);
       check(bucket.fill >= 0, name + " is filled to " + bucket.fill);
       int chunks = Bucket.chunksFor(bucket.fill);
       int timers = 0;
@@ -294,10 +297,10 @@ final class TimingWheelInvariants {
       long block = levelBlock + ((slot - level.slotOf(level.minKey)) & level.slotMask);
       long blockStart = block << level.shift;
       long key = wheel.keyOf(timer);
-      check(key + 1 == blockStart - level.passOffset,
+      check(key + 1 == blockStart - level.passOffset(),
           "coarse key " + Long.toUnsignedString(key) + " in slot " + slot + " of level "
               + level.index + ", which is passed at "
-              + Long.toUnsignedString(blockStart - level.passOffset));
+              + Long.toUnsignedString(blockStart - level.passOffset()));
       check(Long.compareUnsigned(blockStart, level.maxKey) <= 0,
           "coarse slot beyond level " + level.index);
       check(Long.compareUnsigned(key, wheel.minAllowedKey) >= 0, "coarse timer is due");
