@@ -17,8 +17,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -935,8 +937,11 @@ public abstract class TimerQueueConformanceTest {
 
   // ---------------------------------------------------------------- randomized
 
+  // In a thread of its own, so that a structure broken into a loop, which never sees an
+  // interrupt, fails this test after the timeout instead of stalling the build.
   @ParameterizedTest
   @MethodSource("setups")
+  @Timeout(value = 10, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void randomOperationsAgreeWithTheContract(Setup setup) {
     int operations = Math.max(1, Integer.getInteger("timerqueue.conformance.ops", 100_000) / 7);
     long seed = Long.getLong("timerqueue.conformance.seed",

@@ -11,7 +11,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -22,6 +24,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * exact {@code heap} fires. The number of operations follows the conformance suite's {@code
  * timerqueue.conformance.ops} property.
  */
+// Each run in a thread of its own: a structure broken into a loop never sees an interrupt.
+@Timeout(value = 10, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class HiTimeRandomizedTest {
   private static final int OPERATIONS =
       Math.max(1, Integer.getInteger("timerqueue.conformance.ops", 100_000) / 5);

@@ -11,7 +11,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -23,6 +25,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * deadlines, and the cost bound of advancing. {@code -Dtimerqueue.soak=true} makes the runs 50
  * times longer.
  */
+// Each run in a thread of its own: a structure broken into a loop never sees an interrupt.
+@Timeout(value = 10, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class TimingWheelRandomizedTest {
   private static final int SCALE = Boolean.getBoolean("timerqueue.soak") ? 50 : 1;
 
