@@ -142,10 +142,10 @@ final class Level<T> {
 
   /**
    * Returns the smallest key {@code k >= atLeast} at which the minimum allowed key passes a slot
-   * of this level that lies within its current range, or 0 if there is none.
+   * of this level that lies within its current range, or 0 if there is none; {@code passOffset} is
+   * this level's {@link #passOffset()}, which the caller also needs for the slot.
    */
-  long firstPassAtOrAfter(long atLeast) {
-    long passOffset = passOffset();
+  long firstPassAtOrAfter(long atLeast, long passOffset) {
     long target = atLeast + passOffset;
     if (minKey == END || Long.compareUnsigned(target, atLeast) < 0) {
       return 0;

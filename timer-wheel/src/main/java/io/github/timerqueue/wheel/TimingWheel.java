@@ -824,11 +824,12 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     long highestKey = keyOf(saturatedAdd(elapsed, toLatest));
     for (int index = levels.length - 1; index >= 1; index--) {
       Level<T> level = levels[index];
-      long passKey = level.firstPassAtOrAfter(lowestKey + 1);
+      long passOffset = level.passOffset();
+      long passKey = level.firstPassAtOrAfter(lowestKey + 1, passOffset);
       if (passKey == 0 || Long.compareUnsigned(passKey - 1, highestKey) > 0) {
         continue;
       }
-      long block = (passKey + level.passOffset()) >>> level.shift;
+      long block = (passKey + passOffset) >>> level.shift;
       // The deadline is the start of the interval passKey, whose key is passKey - 1 (keyOf).
       timer.setDeadline(
           passKey - 1 == highestKey ? latest : now + (passKey * resolution - elapsed));
