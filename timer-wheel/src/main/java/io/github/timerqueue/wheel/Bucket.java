@@ -83,6 +83,8 @@ final class Bucket<T> {
    * stores of a shorter run.
    */
   static final int COPY_MIN = 4;
+  /** A number that no bucket has ({@link #number}). */
+  static final int NO_NUMBER = -1;
 
   /** The wheel that owns the bucket and its timers. */
   final TimingWheel<T> owner;

@@ -246,10 +246,14 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   Bucket<T> spareBuckets;
   /** Slots of the levels, of both kinds: no more buckets are ever needed. */
   private final int slotCount;
-  /** Timers due: the next advance hands them out, in order. */
-  Bucket<T> due;
-  /** The batch the running advance hands out; empty outside of an advance. */
-  Bucket<T> firing;
+  /**
+   * The numbers of the due bucket, {@link #due()}, and of the firing batch, {@link #firing()}. The
+   * wheel names them by number, not by reference, since storing a reference in the wheel, an old
+   * object, runs G1's post-write barrier, whose fence waits for every load and store before it:
+   * the two trade places in every advance, and a passed slot's bucket becomes the due one in most.
+   */
+  private int dueNumber;
+  private int firingNumber = 1;
   /** Timers whose keys lie beyond the top level. */
   final Bucket<T> overflow;
   /**
@@ -263,9 +267,10 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    * Within an advance, the sorted bucket whose timers with keys below the minimum allowed key are
    * due, to be handed out ahead of the due bucket, until they are; else {@code null}. It is still
    * {@link #sorted}, or the one before it, all of whose timers are due, which the next slot of
-   * level 1 replaced as the clock entered that slot's keys.
+   * level 1 replaced as the clock entered that slot's keys. By number, {@link Bucket#NO_NUMBER}
+   * for none, as {@link #dueNumber} is: it is set in every advance of a single TTL.
    */
-  private Bucket<T> sortedDue;
+  private int sortedDueNumber = Bucket.NO_NUMBER;
   /**
    * The bucket of a slot by key that timers filed in the levels joined last, armed (from the
    * second in a row there on, see {@link #noteFiled}) or moved down by an advance, or {@code
@@ -335,8 +340,9 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     }
     this.slotCount = slots;
     slab.addBucketNumbers(UNSLOTTED_BUCKETS);
-    this.due = new Bucket<>(this, 0);
-    this.firing = new Bucket<>(this, 1);
+    // The due and firing buckets, which the wheel finds in the slab by their numbers.
+    new Bucket<>(this, dueNumber);
+    new Bucket<>(this, firingNumber);
     this.overflow = new Bucket<>(this, 2);
   }
 
@@ -540,7 +546,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   @Override
   public long nextExpiryDelay() {
     settle();
-    if (due.size > 0 || firing.size > 0 || sortedHasDue()) {
+    if (due().size > 0 || firing().size > 0 || sortedHasDue()) {
       return 0;
     }
     if (size == 0) {
@@ -561,12 +567,13 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   @Override
   public void clear() {
     settle();
-    due.clear();
-    firing.clear();
+    due().clear();
+    firing().clear();
     overflow.clear();
     if (sorted != null) {
       sorted.clear();
     }
+    Bucket<T> sortedDue = sortedDue();
     if (sortedDue != null) {
       // Within an advance, one that a newer sorted bucket replaced.
       sortedDue.clear();
@@ -585,7 +592,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     Objects.requireNonNull(sink, "sink");
     TimerQueueChecks.checkNotInHandler(advancing, "drain");
     settle();
-    int drained = drain(due, sink) + drain(overflow, sink);
+    int drained = drain(due(), sink) + drain(overflow, sink);
     if (sorted != null) {
       drained += drain(sorted, sink);
     }
@@ -635,12 +642,13 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   public void forEach(Consumer<? super TimerHandle<T>> action) {
     Objects.requireNonNull(action, "action");
     settle();
-    due.forEach(action);
-    firing.forEach(action);
+    due().forEach(action);
+    firing().forEach(action);
     overflow.forEach(action);
     if (sorted != null) {
       sorted.forEach(action);
     }
+    Bucket<T> sortedDue = sortedDue();
     if (sortedDue != null && sortedDue != sorted) {
       sortedDue.forEach(action);
     }
@@ -735,7 +743,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     if (size == 0) {
       return OptionalLong.empty();
     }
-    if (due.size > 0 || firing.size > 0 || sortedHasDue()) {
+    if (due().size > 0 || firing().size > 0 || sortedHasDue()) {
       return OptionalLong.of(now);
     }
     long distance = firesAt(minimumKey()) - elapsed;
@@ -795,7 +803,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     timer.setDeadline(deadline);
     long distance = deadline - now;
     size++;
-    Bucket<T> bucket = due;
+    Bucket<T> bucket;
     if (distance > 0) {
       long key = keyOf(saturatedAdd(elapsed, distance));
       noteArmed(timer, key);
@@ -806,6 +814,8 @@ public final class TimingWheel<T> implements TimerQueue<T> {
           return;
         }
       }
+    } else {
+      bucket = due();
     }
     // The one append that arming compiles: with a single TTL, a run of timers re-armed into one
     // slot costs this, the key and the compare above, and arming stays small enough for the JIT
@@ -980,7 +990,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    */
   Bucket<T> refileBucket(long key) {
     if (Long.compareUnsigned(key, minAllowedKey) < 0) {
-      return due;
+      return due();
     }
     Bucket<T> bucket = filedBucketOf(key);
     if (bucket != null) {
@@ -1013,10 +1023,10 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       // Its timers with keys below the new minimum are due, before those of level 0's slots of
       // the same keys, armed later: handed out from where they are if nothing is due yet, else
       // behind the timers that are.
-      if (due.size == 0) {
-        sortedDue = sorted;
+      if (due().size == 0) {
+        sortedDueNumber = sorted.number;
       } else {
-        takeSortedDue(sorted, null, due, Integer.MAX_VALUE);
+        takeSortedDue(sorted, null, due(), Integer.MAX_VALUE);
       }
     }
     int top = levels.length - 1;
@@ -1068,18 +1078,18 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    * belongs, in order.
    */
   void pass(Bucket<T> bucket) {
-    if ((bucket.coarse || bucket.level.index == 0) && due.fill == 0) {
+    if ((bucket.coarse || bucket.level.index == 0) && due().fill == 0) {
       bucket.level.detach(bucket);
       bucket.assign(null, -1, false);
-      Bucket<T> empty = due;
-      due = bucket;
+      Bucket<T> empty = due();
+      dueNumber = bucket.number;
       giveBucket(empty);
     } else if (becomesSorted(bucket)) {
       bucket.level.detach(bucket);
       bucket.assign(null, -1, false);
       // The one it replaces is empty, or its timers, all due, are handed out by this advance,
       // which then lets it go.
-      if (sorted != null && sorted != sortedDue) {
+      if (sorted != null && sorted != sortedDue()) {
         giveBucket(sorted);
       }
       sorted = bucket;
@@ -1112,7 +1122,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    */
   void passListed(WheelTimer<T> timer) {
     long key = keyOf(timer);
-    Bucket<T> bucket = Long.compareUnsigned(key, minAllowedKey) < 0 ? due : bucketFor(timer, key);
+    Bucket<T> bucket = Long.compareUnsigned(key, minAllowedKey) < 0 ? due() : bucketFor(timer, key);
     if (bucket != null) {
       bucket.append(timer);
     }
@@ -1134,23 +1144,23 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    * also after a handler threw, the timers of the batch not handed out go back in front of those.
    */
   private int handOutDue(Consumer<? super TimerHandle<T>> onExpired, int limit) {
-    if (due.size == 0 && sortedDue == null) {
+    if (due().size == 0 && sortedDue() == null) {
       return 0;
     }
-    Bucket<T> batch = due;
-    due = firing;
-    firing = batch;
+    Bucket<T> batch = due();
+    dueNumber = firingNumber;
+    firingNumber = batch.number;
     batch.handingOut = true;
     advancing = true;
     int fired = 0;
-    Bucket<T> handedOut = sortedDue;
+    Bucket<T> handedOut = sortedDue();
     try {
       if (handedOut != null) {
         fired = takeSortedDue(handedOut, onExpired, null, limit);
         if (fired == limit) {
           return fired;
         }
-        sortedDue = null;
+        sortedDueNumber = Bucket.NO_NUMBER;
       }
       if (batch.fill == 0) {
         return fired;
@@ -1187,14 +1197,14 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   private void endHandOut(Bucket<T> batch, Bucket<T> handedOut) {
     advancing = false;
     batch.handingOut = false;
-    if (sortedDue != null) {
-      sortedDue = null;
+    if (sortedDueNumber != Bucket.NO_NUMBER) {
+      sortedDueNumber = Bucket.NO_NUMBER;
       putSortedDueInFront(handedOut, batch);
     } else if (batch.size > 0) {
       batch.compactIfSparse();
-      due.moveAll(batch);
-      firing = due;
-      due = batch;
+      due().moveAll(batch);
+      firingNumber = dueNumber;
+      dueNumber = batch.number;
     }
     if (handedOut != null && handedOut != sorted) {
       // Replaced by the next sorted bucket, and now empty.
@@ -1261,18 +1271,35 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    * advance had not started, then the timers that its handlers made due, in that order.
    */
   private void putSortedDueInFront(Bucket<T> sortedBucket, Bucket<T> batch) {
-    Bucket<T> madeDue = due;
-    due = takeBucket(null, -1, false);
+    Bucket<T> madeDue = due();
+    Bucket<T> due = takeBucket(null, -1, false);
+    dueNumber = due.number;
     takeSortedDue(sortedBucket, null, due, Integer.MAX_VALUE);
     batch.moveAll(due);
     madeDue.moveAll(due);
     giveBucket(madeDue);
   }
 
+  /** Timers due: the next advance hands them out, in order. */
+  Bucket<T> due() {
+    return slab.bucket(dueNumber);
+  }
+
+  /** The batch the running advance hands out; empty outside of an advance. */
+  Bucket<T> firing() {
+    return slab.bucket(firingNumber);
+  }
+
+  /** The bucket {@link #sortedDueNumber} names, or {@code null}. */
+  private Bucket<T> sortedDue() {
+    return sortedDueNumber == Bucket.NO_NUMBER ? null : slab.bucket(sortedDueNumber);
+  }
+
   /** Whether, within an advance, timers of a sorted bucket are still due. */
   private boolean sortedHasDue() {
-    return sortedDue != null && sortedDue.size > 0
-        && Long.compareUnsigned(keyOf(sortedDue.first()), minAllowedKey) < 0;
+    Bucket<T> bucket = sortedDue();
+    return bucket != null && bucket.size > 0
+        && Long.compareUnsigned(keyOf(bucket.first()), minAllowedKey) < 0;
   }
 
   // ---------------------------------------------------------------- the minimum
@@ -1481,7 +1508,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
 
   /** The name of a bucket that is not a slot of a level, for messages. */
   String nameOf(Bucket<T> bucket) {
-    return bucket == due ? "due" : bucket == firing ? "firing"
+    return bucket == due() ? "due" : bucket == firing() ? "firing"
         : bucket == sorted ? "sorted" : "overflow";
   }
 }
