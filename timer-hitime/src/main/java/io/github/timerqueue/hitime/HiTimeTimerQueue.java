@@ -251,15 +251,10 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
   long occupied;
   /** The arrays that emptied buckets let go of, for the buckets that grow. */
   final SlotArrays<T> slotArrays = new SlotArrays<>();
-  /** The two due buckets, by number: {@link #due()} and {@link #firing()}. */
-  private final TimerBucket<T>[] dueBuckets;
-  /**
-   * The number of the due bucket; the other is the firing bucket. The two trade places by number,
-   * not by reference, since a reference stored in this queue, an old object, runs G1's post-write
-   * barrier, whose fence waits for every load before it: in a flow, where they trade places in
-   * every advance, for the loads of the bins that the clock's move just re-examined.
-   */
-  private int dueNumber;
+  /** Due timers waiting to be handed out by the next advance. */
+  TimerBucket<T> due;
+  /** Due timers that the running advance hands out; empty outside an advance. */
+  TimerBucket<T> firing;
   int size;
   private boolean advancing;
   /** The numbers of the slots that hold timers, a stretch at a time, in a bucket compacting. */
@@ -290,8 +285,8 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
     this.lastTickOnClock = Long.divideUnsigned(-1L, resolution);
     this.maxTicksInLong = Long.MAX_VALUE / resolution;
     this.bins = (TimerBucket<T>[]) new TimerBucket<?>[BINS];
-    this.dueBuckets = (TimerBucket<T>[]) new TimerBucket<?>[] {
-        new TimerBucket<>(this, TimerBucket.DUE), new TimerBucket<>(this, TimerBucket.DUE)};
+    this.due = new TimerBucket<>(this, TimerBucket.DUE);
+    this.firing = new TimerBucket<>(this, TimerBucket.DUE);
   }
 
   @Override
@@ -424,13 +419,14 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
         moveClockTo(tick);
       }
     }
-    if (!due().isEmpty()) {
+    if (!due.isEmpty()) {
       // Handlers file the timers they make due into the other, empty, bucket, not into this one.
-      dueNumber ^= 1;
+      TimerBucket<T> handing = due;
+      due = firing;
+      firing = handing;
     }
     advancing = true;
     int fired = 0;
-    TimerBucket<T> firing = firing();
     try {
       while (fired < limit && !firing.isEmpty()) {
         HiTimeTimer<T> timer = firing.takeFirst();
@@ -443,8 +439,10 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
       advancing = false;
       if (!firing.isEmpty()) {
         // The timers left over come first, then those that the handlers made due.
-        firing.appendAll(due());
-        dueNumber ^= 1;
+        firing.appendAll(due);
+        TimerBucket<T> left = firing;
+        firing = due;
+        due = left;
       }
     }
   }
@@ -461,7 +459,7 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
   public long nextExpiryDelay() {
     // The last cancel's bin may still count its timer, and be marked as holding timers.
     settle();
-    if (!due().isEmpty() || !firing().isEmpty()) {
+    if (!due.isEmpty() || !firing.isEmpty()) {
       return 0;
     }
     if (occupied == 0) {
@@ -488,8 +486,8 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
   @Override
   public void clear() {
     settle();
-    due().removeAll();
-    firing().removeAll();
+    due.removeAll();
+    firing.removeAll();
     for (long bits = occupied; bits != 0; bits &= bits - 1) {
       bins[Long.numberOfTrailingZeros(bits)].removeAll();
     }
@@ -514,7 +512,6 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
     for (int left = size; left > 0 && size > 0; left--) {
       // Before first(), which would otherwise meet a timer the last removal left in its slot.
       settle();
-      TimerBucket<T> due = due();
       TimerBucket<T> bucket = due.isEmpty() ? bins[Long.numberOfTrailingZeros(occupied)] : due;
       HiTimeTimer<T> timer = bucket.first();
       remove(timer);
@@ -530,8 +527,8 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
   public void forEach(Consumer<? super TimerHandle<T>> action) {
     Objects.requireNonNull(action, "action");
     settle();
-    due().forEach(action);
-    firing().forEach(action);
+    due.forEach(action);
+    firing.forEach(action);
     for (long bits = occupied; bits != 0; bits &= bits - 1) {
       bins[Long.numberOfTrailingZeros(bits)].forEach(action);
     }
@@ -555,8 +552,8 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
   /** Lets go of the arrays of the empty buckets, and of those kept for reuse. */
   private void releaseBuckets() {
     slotArrays.clear();
-    due().release();
-    firing().release();
+    due.release();
+    firing.release();
     for (TimerBucket<T> bin : bins) {
       if (bin != null) {
         bin.release();
@@ -603,7 +600,7 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
   private TimerBucket<T> bucketAt(long tick) {
     // A deadline ahead of the clock has the clock's own tick only at the very end of the clock,
     // where a saturated key rounds to it.
-    return tick == nowTick ? due() : binOf(tick);
+    return tick == nowTick ? due : binOf(tick);
   }
 
   /**
@@ -676,7 +673,7 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
     nowTick = tick;
     long below = (1L << changed) - 1;
     for (long bits = occupied & below; bits != 0; bits &= bits - 1) {
-      due().appendAll(bins[Long.numberOfTrailingZeros(bits)]);
+      due.appendAll(bins[Long.numberOfTrailingZeros(bits)]);
     }
     occupied &= ~below;
     long changedBit = 1L << changed;
@@ -723,7 +720,6 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
     // Consecutive timers bound for the same bucket form a run, appended in one copy: in arming
     // order, timers of nearby deadlines follow one another, and go to the same lower bin. The run
     // takes the timers whose past lies in (runLow, runLow + runWidth].
-    TimerBucket<T> due = due();
     TimerBucket<T> runBucket = null;
     long runLow = 0;
     long runWidth = 0;
@@ -809,7 +805,6 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
     long dueEnd = now - (elapsed - tick * resolution);
     // The bins filed into, marked in the bitmap once at the end rather than at each timer.
     long filled = 0;
-    TimerBucket<T> due = due();
     for (int start = bin.head; start < end; start += batch) {
       int count = Math.min(batch, end - start);
       // Deadlines first, loads that do not wait for one another (see reexamine), and nothing
@@ -866,7 +861,7 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
       TimerBucket<T> target;
       long lastTargetTick;
       if (Long.compareUnsigned(firstTick, tick) <= 0) {
-        target = due();
+        target = due;
         lastTargetTick = tick;
       } else {
         target = binOf(firstTick);
@@ -874,7 +869,7 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
         lastTargetTick = tick | (binBit + binBit - 1);
       }
       int stop = stretchEnd(slots, start + 1, end, lastTargetTick);
-      if (stop == end && target != due() && target.isEmpty() && left >= slots.length >>> 2) {
+      if (stop == end && target != due && target.isEmpty() && left >= slots.length >>> 2) {
         Arrays.fill(slots, bin.head, start, null);
         bin.handOver(target, start, left);
         return;
@@ -989,24 +984,14 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
     return bins[binNumber(tickOf(timer))];
   }
 
-  /** Due timers waiting to be handed out by the next advance. */
-  TimerBucket<T> due() {
-    return dueBuckets[dueNumber];
-  }
-
-  /** Due timers that the running advance hands out; empty outside an advance. */
-  TimerBucket<T> firing() {
-    return dueBuckets[dueNumber ^ 1];
-  }
-
   /**
    * Of the due and the firing bucket, the one whose {@code slot} (a timer's, marked due) holds
    * {@code timer}.
    */
   private TimerBucket<T> dueBucketOf(HiTimeTimer<T> timer, int slot) {
-    HiTimeTimer<T>[] dueSlots = due().slots;
+    HiTimeTimer<T>[] dueSlots = due.slots;
     int index = slot & HiTimeTimer.SLOT_INDEX;
-    return index < dueSlots.length && dueSlots[index] == timer ? due() : firing();
+    return index < dueSlots.length && dueSlots[index] == timer ? due : firing;
   }
 
   /**

@@ -77,9 +77,9 @@ final class HiTimeInvariants {
                 + dictatedTick(queue, timer, resolution));
       }
     }
-    that(queue.due() != queue.firing(), "the due and the firing bucket are one");
-    for (TimerBucket<?> bucket : List.of(queue.due(), queue.firing())) {
-      String name = bucket == queue.due() ? "the due bucket" : "the firing bucket";
+    that(queue.due != queue.firing, "the due and the firing bucket are one");
+    for (TimerBucket<?> bucket : List.of(queue.due, queue.firing)) {
+      String name = bucket == queue.due ? "the due bucket" : "the firing bucket";
       once(seen, bucket, name);
       that(bucket.bin == TimerBucket.DUE, name + " says it is bin " + bucket.bin);
       for (HiTimeTimer<?> timer : members(queue, bucket, name)) {

@@ -466,7 +466,7 @@ class HiTimeStorageTest {
         return true;
       }
     }
-    return queue.due().slots == array || queue.firing().slots == array;
+    return queue.due.slots == array || queue.firing.slots == array;
   }
 
   @Test
@@ -481,7 +481,7 @@ class HiTimeStorageTest {
         assertThat(bin.slots.length).isLessThanOrEqualTo(TimerBucket.INITIAL_CAPACITY);
       }
     }
-    assertThat(queue.due().slots.length).isLessThanOrEqualTo(TimerBucket.INITIAL_CAPACITY);
+    assertThat(queue.due.slots.length).isLessThanOrEqualTo(TimerBucket.INITIAL_CAPACITY);
     assertThat(queue.slotArrays.count(1_024)).isZero();
 
     fillBin13(queue, 1_000);
@@ -643,7 +643,7 @@ class HiTimeStorageTest {
 
   /** How many slots of the queue's buckets, between head and tail or not, refer to {@code timer}. */
   private static int slotsReferringTo(HiTimeTimerQueue<Integer> queue, HiTimeTimer<Integer> timer) {
-    List<TimerBucket<Integer>> buckets = new ArrayList<>(List.of(queue.due(), queue.firing()));
+    List<TimerBucket<Integer>> buckets = new ArrayList<>(List.of(queue.due, queue.firing));
     for (TimerBucket<Integer> bin : queue.bins) {
       if (bin != null) {
         buckets.add(bin);

@@ -297,7 +297,7 @@ class HiTimeTimerQueueTest {
 
     assertThat(thrown).isSameAs(failure);
     HiTimeInvariants.check(queue);
-    assertThat(queue.firing().isEmpty()).isTrue();
+    assertThat(queue.firing.isEmpty()).isTrue();
     assertThat(advanceTo(queue, 10)).containsExactly(2, 3, 4, 50);
   }
 
@@ -330,8 +330,8 @@ class HiTimeTimerQueueTest {
     assertThat(List.of(bucketOf(first), bucketOf(second), bucketOf(third))).containsOnly(binOne);
     queue.advance(4, timer -> {}, 1);
     assertThat(List.of(bucketOf(second), bucketOf(third))).as("bin 1 became due whole")
-        .containsOnly(queue.due());
-    assertThat(queue.due().first()).isSameAs(second);
+        .containsOnly(queue.due);
+    assertThat(queue.due.first()).isSameAs(second);
     assertThat(binOne.isEmpty()).isTrue();
     HiTimeTimer<String> refill = timer(queue.schedule(6, "refill"));
     assertThat(bucketOf(refill)).isSameAs(binOne);
@@ -342,7 +342,7 @@ class HiTimeTimerQueueTest {
 
     assertThat(queue.reschedule(third, 5)).isTrue();
     assertThat(binOf(third)).isEqualTo(0);
-    assertThat(queue.due().isEmpty()).isTrue();
+    assertThat(queue.due.isEmpty()).isTrue();
     HiTimeInvariants.check(queue);
     assertThat(advanceTo(queue, 5)).containsExactly("third");
     assertThat(advanceTo(queue, 6)).containsExactly("refill");
@@ -449,7 +449,7 @@ class HiTimeTimerQueueTest {
     TimerHandle<String> timer = queue.scheduleWithin(90, 200, "t");
 
     assertThat(timer.deadline()).isEqualTo(90);
-    assertThat(queue.due().first()).isSameAs(timer);
+    assertThat(queue.due.first()).isSameAs(timer);
     assertThat(queue.nextExpiryDelay()).isZero();
     assertThat(advanceTo(queue, 100)).containsExactly("t");
   }
