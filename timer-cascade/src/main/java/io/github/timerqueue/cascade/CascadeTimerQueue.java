@@ -300,14 +300,10 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
 
   /** The two due buckets, by number. */
   private final DueBucket[] dueBuckets;
-  /**
-   * The number of the due bucket, {@link #due()}; the other is the firing bucket. The two trade
-   * places by number, not by reference, since a reference stored in this queue, an old object,
-   * runs G1's post-write barrier, whose fence then waits for the loads that the move of the base
-   * just started (the sorted bucket's read ahead): every advance paid for it before its first
-   * timer, where the loads could have overlapped its handling.
-   */
-  private int dueNumber;
+  /** Due timers that no advance has taken yet, in the order they became due. */
+  DueBucket due;
+  /** Due timers taken by the running advance and not handed out yet: its firing. */
+  DueBucket firing;
   /**
    * The sorted bucket last taken, a level's ({@link Level#sorted}), or {@code null} before the
    * first: it holds timers, all in the base's group of its level, only until the base leaves that
@@ -371,6 +367,8 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     this.dueBuckets = new DueBucket[] {
         new DueBucket(0, 0, pool, SlotPool.KEPT_CAPACITY),
         new DueBucket(1, 1 << slotBits, pool, SlotPool.KEPT_CAPACITY)};
+    this.due = dueBuckets[0];
+    this.firing = dueBuckets[1];
     this.buckets = new Bucket[FIRST_LEVEL_BUCKET];
     this.buckets[FAR_BUCKET] = far;
   }
@@ -443,16 +441,6 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     return timer;
   }
 
-  /** Due timers that no advance has taken yet, in the order they became due. */
-  DueBucket due() {
-    return dueBuckets[dueNumber];
-  }
-
-  /** Due timers taken by the running advance and not handed out yet: its firing. */
-  DueBucket firing() {
-    return dueBuckets[dueNumber ^ 1];
-  }
-
   /**
    * The earliest tick in {@code [first, last]} (unsigned, {@code 1 <= first <= last}) among those
    * with the most trailing zero base-2<sup>bits</sup> digits.
@@ -479,13 +467,21 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     if (target != base) {
       moveBaseTo(target);
     }
-    if (due().isEmpty() && !sortedDue) {
+    if (due.isEmpty() && !sortedDue) {
       return 0;
     }
     // Every due timer is firing, not just `limit` of them: a handler may cancel or re-arm timers
     // of the firing batch before their turn, and those must not use up the limit. Timers made due
-    // by the handlers go to the other due bucket and wait for the next advance.
-    dueNumber ^= 1;
+    // by the handlers go to the other due bucket and wait for the next advance. When only the
+    // sorted bucket's timers are due (a single TTL, every advance) both due buckets are empty, and
+    // they do not trade places: a trade stores two references in the queue, an old object, and
+    // G1's write barrier fences the first, which waits for the loads before it, such as the sorted
+    // bucket's read-ahead that moving the base has just started (29% of a single TTL's samples).
+    if (!due.isEmpty()) {
+      DueBucket batch = due;
+      due = firing;
+      firing = batch;
+    }
     advancing = true;
     int fired = 0;
     try {
@@ -507,18 +503,18 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
         // right after them): those left come first in line for the next advance, then the batch,
         // then the timers the handlers made due.
         sortedDue = false;
-        DueBucket due = due();
-        DueBucket firing = firing();
         firing.takeAllLast(due);
         takeSortedDueInto(due);
         due.takeAllLast(firing);
         due.compactIfSparse();
-      } else if (!firing().isEmpty()) {
+      } else if (!firing.isEmpty()) {
         // The limit was reached or a handler threw: the timers not reached stay due, first in
         // line for the next advance, before those the handlers made due.
-        firing().takeAllLast(due());
-        dueNumber ^= 1;
-        due().compactIfSparse();
+        firing.takeAllLast(due);
+        DueBucket leftover = firing;
+        firing = due;
+        due = leftover;
+        due.compactIfSparse();
       }
     }
   }
@@ -538,7 +534,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
       }
       sortedDue = false;
     }
-    return firing().pollFirst();
+    return firing.pollFirst();
   }
 
   /**
@@ -552,7 +548,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   @Override
   public long nextExpiryDelay() {
     settle();
-    if (!due().isEmpty() || !firing().isEmpty() || sortedHasDue()) {
+    if (!due.isEmpty() || !firing.isEmpty() || sortedHasDue()) {
       return 0;
     }
     long earliest = earliestTick();
@@ -589,8 +585,8 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
       release(sorted);
     }
     sortedDue = false;
-    release(due());
-    release(firing());
+    release(due);
+    release(firing);
     size = 0;
   }
 
@@ -601,7 +597,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     settle();
     earliestKnown = false;
     int drained = 0;
-    for (CascadeTimer<T> timer; (timer = timerOf(due().pollFirst())) != null; drained++) {
+    for (CascadeTimer<T> timer; (timer = timerOf(due.pollFirst())) != null; drained++) {
       hand(timer, sink);
     }
     if (sorted != null) {
@@ -624,8 +620,8 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   public void forEach(Consumer<? super TimerHandle<T>> action) {
     Objects.requireNonNull(action, "action");
     settle();
-    visit(due(), action);
-    visit(firing(), action);
+    visit(due, action);
+    visit(firing, action);
     if (sorted != null) {
       visit(sorted, action);
     }
@@ -682,7 +678,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     } else {
       DueBucket dueBucket = dueBuckets[kind];
       dueBucket.remove(slot);
-      if (dueBucket == due()) {
+      if (dueBucket == due) {
         // The firing bucket is read from its front while it fires, so only this one compacts.
         dueBucket.compactIfSparse();
       }
@@ -888,7 +884,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     timer.setDeadline(deadline);
     long distance = deadline - now;
     if (distance <= 0) {
-      due().add(timer);
+      due.add(timer);
     } else {
       // A deadline after the clock rounds up to a tick after the base.
       file(timer, ticks.ceil(keyOf(distance)));
@@ -944,7 +940,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   private void refile(CascadeTimer<?> timer) {
     long tick = tickOf(timer);
     if (tick == base) {
-      due().add(timer);
+      due.add(timer);
     } else {
       file(timer, tick);
     }
@@ -1009,11 +1005,11 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     }
     if (oneTick && sorted != null && !sorted.isEmpty()) {
       readSortedAhead(sorted);
-      if (due().isEmpty()) {
+      if (due.isEmpty()) {
         sortedDue = sortedHoldsTick(next);
       } else {
         // Behind the timers already due, which have earlier ticks.
-        takeSortedDueInto(due());
+        takeSortedDueInto(due);
       }
     }
     if (highestToEmpty >= 0) {
@@ -1209,9 +1205,9 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
         boolean single = runEnd - slot == 1;
         if (destination == DUE_DESTINATION) {
           if (single) {
-            due().add(timer);
+            due.add(timer);
           } else {
-            due().addRun(slots, slot, runEnd - slot);
+            due.addRun(slots, slot, runEnd - slot);
           }
         } else {
           Bucket target = buckets[destination];
@@ -1263,7 +1259,6 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
     Bucket bucket = levelZero.buckets[digit];
     CascadeTimer<?>[] slots = bucket.slots;
     int end = bucket.end;
-    DueBucket due = due();
     if (due.isEmpty() && due.slots.length > 0) {
       // The usual case when the clock steps a tick at a time through steady traffic. The arrays
       // change hands but not sizes, so the pool sees nothing; a fresh due bucket has no array to

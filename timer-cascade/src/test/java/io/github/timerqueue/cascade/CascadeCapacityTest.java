@@ -125,7 +125,7 @@ class CascadeCapacityTest {
     for (int i = 0; i < 64; i++) {
       timers.add(queue.schedule(0, i));
     }
-    DueBucket due = queue.due();
+    DueBucket due = queue.due;
     assertArray(due, 64, 64, 64);
     queue.cancel(timers.get(10));
 

@@ -84,9 +84,9 @@ final class CascadeInvariants {
 
     checkSorted(queue, seen);
 
-    walk(queue, queue.due(), seen, () -> "due bucket");
-    for (int slot = queue.due().first; slot < queue.due().end; slot++) {
-      CascadeTimer<?> timer = queue.due().slots[slot];
+    walk(queue, queue.due, seen, () -> "due bucket");
+    for (int slot = queue.due.first; slot < queue.due.end; slot++) {
+      CascadeTimer<?> timer = queue.due.slots[slot];
       if (timer != null) {
         require(queue.where(timer) == CascadeTimer.DUE, "due timer says it is in "
             + queue.where(timer));
@@ -94,11 +94,11 @@ final class CascadeInvariants {
             () -> "due timer " + timer + " is not due at " + queue.now());
       }
     }
-    int holes = queue.due().end - queue.due().first - queue.due().live;
-    require(holes <= queue.due().live + DueBucket.SLACK,
-        () -> "the due bucket holds " + holes + " cancelled slots for " + queue.due().live
+    int holes = queue.due.end - queue.due.first - queue.due.live;
+    require(holes <= queue.due.live + DueBucket.SLACK,
+        () -> "the due bucket holds " + holes + " cancelled slots for " + queue.due.live
             + " timers");
-    require(queue.firing().isEmpty() && queue.firing().end == 0,
+    require(queue.firing.isEmpty() && queue.firing.end == 0,
         "the firing bucket is not empty between advances");
 
     require(seen.size() == queue.size(),

@@ -96,7 +96,7 @@ class CascadeRecordedSequenceTest {
     assertThat(queue.size()).isZero();
     CascadeInvariants.check(queue);
     assertThat(queue.far.isEmpty()).isTrue();
-    assertThat(queue.due().isEmpty()).isTrue();
+    assertThat(queue.due.isEmpty()).isTrue();
     for (int level = 0; level < queue.levelCount; level++) {
       Level wheelLevel = queue.levels[level];
       assertThat(wheelLevel.lowWater).as("low-water mark of level %d", level)

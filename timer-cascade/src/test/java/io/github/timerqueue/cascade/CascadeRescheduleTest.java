@@ -57,7 +57,7 @@ class CascadeRescheduleTest {
           .as("to %d", deadline)
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not created by");
 
-      for (SlotBucket bucket : new SlotBucket[] {mine.levels[1].buckets[1], mine.due(), mine.far}) {
+      for (SlotBucket bucket : new SlotBucket[] {mine.levels[1].buckets[1], mine.due, mine.far}) {
         assertThat(bucket.end < bucket.slots.length ? bucket.slots[bucket.end] : null)
             .as("the slot after the last of bucket %d, to %d", bucket.number, deadline).isNull();
       }

@@ -248,7 +248,7 @@ class CascadeStorageTest {
     SplittableRandom random = new SplittableRandom(19);
     while (timers.size() > 100) {
       queue.cancel(timers.remove(random.nextInt(timers.size())));
-      DueBucket due = queue.due();
+      DueBucket due = queue.due;
       assertThat(due.end - due.first - due.live)
           .isLessThanOrEqualTo(due.live + DueBucket.SLACK);
     }
@@ -299,8 +299,8 @@ class CascadeStorageTest {
 
     assertThat(bucket.isEmpty()).isTrue();
     assertThat(bucket.slots).isSameAs(array).containsOnlyNulls();
-    assertThat(queue.firing().isEmpty()).isTrue();
-    assertThat(queue.firing().slots).hasSize(8).containsOnlyNulls();
+    assertThat(queue.firing.isEmpty()).isTrue();
+    assertThat(queue.firing.slots).hasSize(8).containsOnlyNulls();
     assertThat(queue.pool.ownedSlots()).isEqualTo(slotsInBuckets(queue) + queue.pool.heldSlots());
     CascadeInvariants.check(queue);
   }
@@ -358,7 +358,7 @@ class CascadeStorageTest {
 
   /** The slots of the arrays in every bucket of the queue. */
   static long slotsInBuckets(CascadeTimerQueue<?> queue) {
-    long slots = queue.due().slots.length + queue.firing().slots.length + queue.far.slots.length;
+    long slots = queue.due.slots.length + queue.firing.slots.length + queue.far.slots.length;
     for (int level = 0; level < queue.levelCount; level++) {
       for (Bucket bucket : queue.levels[level].buckets) {
         slots += bucket.slots.length;
@@ -391,7 +391,7 @@ class CascadeStorageTest {
     assertThat(queue.advance(4, timer -> {})).isEqualTo(100);
     Bucket bucket = queue.levels[0].buckets[5];
     CascadeTimer<?>[] array = bucket.slots;
-    CascadeTimer<?>[] dueArray = queue.due().slots;
+    CascadeTimer<?>[] dueArray = queue.due.slots;
     assertThat(dueArray).isNotEmpty().isNotSameAs(array);
     long held = queue.pool.heldSlots();
     assertThat(bucket.end).isEqualTo(100);
@@ -399,8 +399,8 @@ class CascadeStorageTest {
 
     queue.advance(5, timer -> {
       if (fired.isEmpty()) {
-        assertThat(queue.firing().slots).isSameAs(array);
-        assertThat(queue.firing().end).as("compacted").isEqualTo(10);
+        assertThat(queue.firing.slots).isSameAs(array);
+        assertThat(queue.firing.end).as("compacted").isEqualTo(10);
       }
       fired.add(timer.payload());
     });
@@ -425,7 +425,7 @@ class CascadeStorageTest {
     List<Integer> fired = new ArrayList<>();
 
     queue.advance(5, timer -> {
-      assertThat(queue.firing().slots).isNotSameAs(array);
+      assertThat(queue.firing.slots).isNotSameAs(array);
       fired.add(timer.payload());
     });
 
