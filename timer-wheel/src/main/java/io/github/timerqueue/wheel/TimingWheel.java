@@ -246,14 +246,10 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   Bucket<T> spareBuckets;
   /** Slots of the levels, of both kinds: no more buckets are ever needed. */
   private final int slotCount;
-  /**
-   * The numbers of the due bucket, {@link #due()}, and of the firing batch, {@link #firing()}. The
-   * wheel names them by number, not by reference, since storing a reference in the wheel, an old
-   * object, runs G1's post-write barrier, whose fence waits for every load and store before it:
-   * the two trade places in every advance, and a passed slot's bucket becomes the due one in most.
-   */
-  private int dueNumber;
-  private int firingNumber = 1;
+  /** Timers due: the next advance hands them out, in order. */
+  Bucket<T> due;
+  /** The batch the running advance hands out; empty outside of an advance. */
+  Bucket<T> firing;
   /** Timers whose keys lie beyond the top level. */
   final Bucket<T> overflow;
   /**
@@ -267,8 +263,10 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    * Within an advance, the sorted bucket whose timers with keys below the minimum allowed key are
    * due, to be handed out ahead of the due bucket, until they are; else {@code null}. It is still
    * {@link #sorted}, or the one before it, all of whose timers are due, which the next slot of
-   * level 1 replaced as the clock entered that slot's keys. By number, {@link Bucket#NO_NUMBER}
-   * for none, as {@link #dueNumber} is: it is set in every advance of a single TTL.
+   * level 1 replaced as the clock entered that slot's keys. By number ({@link Bucket#number}), or
+   * {@link Bucket#NO_NUMBER} for none: with a single TTL it is set in every advance, and a
+   * reference stored in the wheel, an old object, runs G1's write barrier, whose fence waits for
+   * every load and store before it.
    */
   private int sortedDueNumber = Bucket.NO_NUMBER;
   /**
@@ -340,9 +338,8 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     }
     this.slotCount = slots;
     slab.addBucketNumbers(UNSLOTTED_BUCKETS);
-    // The due and firing buckets, which the wheel finds in the slab by their numbers.
-    new Bucket<>(this, dueNumber);
-    new Bucket<>(this, firingNumber);
+    this.due = new Bucket<>(this, 0);
+    this.firing = new Bucket<>(this, 1);
     this.overflow = new Bucket<>(this, 2);
   }
 
@@ -546,7 +543,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   @Override
   public long nextExpiryDelay() {
     settle();
-    if (due().size > 0 || firing().size > 0 || sortedHasDue()) {
+    if (due.size > 0 || firing.size > 0 || sortedHasDue()) {
       return 0;
     }
     if (size == 0) {
@@ -567,8 +564,8 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   @Override
   public void clear() {
     settle();
-    due().clear();
-    firing().clear();
+    due.clear();
+    firing.clear();
     overflow.clear();
     if (sorted != null) {
       sorted.clear();
@@ -592,7 +589,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     Objects.requireNonNull(sink, "sink");
     TimerQueueChecks.checkNotInHandler(advancing, "drain");
     settle();
-    int drained = drain(due(), sink) + drain(overflow, sink);
+    int drained = drain(due, sink) + drain(overflow, sink);
     if (sorted != null) {
       drained += drain(sorted, sink);
     }
@@ -642,8 +639,8 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   public void forEach(Consumer<? super TimerHandle<T>> action) {
     Objects.requireNonNull(action, "action");
     settle();
-    due().forEach(action);
-    firing().forEach(action);
+    due.forEach(action);
+    firing.forEach(action);
     overflow.forEach(action);
     if (sorted != null) {
       sorted.forEach(action);
@@ -743,7 +740,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     if (size == 0) {
       return OptionalLong.empty();
     }
-    if (due().size > 0 || firing().size > 0 || sortedHasDue()) {
+    if (due.size > 0 || firing.size > 0 || sortedHasDue()) {
       return OptionalLong.of(now);
     }
     long distance = firesAt(minimumKey()) - elapsed;
@@ -803,7 +800,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
     timer.setDeadline(deadline);
     long distance = deadline - now;
     size++;
-    Bucket<T> bucket;
+    Bucket<T> bucket = due;
     if (distance > 0) {
       long key = keyOf(saturatedAdd(elapsed, distance));
       noteArmed(timer, key);
@@ -814,8 +811,6 @@ public final class TimingWheel<T> implements TimerQueue<T> {
           return;
         }
       }
-    } else {
-      bucket = due();
     }
     // The one append that arming compiles: with a single TTL, a run of timers re-armed into one
     // slot costs this, the key and the compare above, and arming stays small enough for the JIT
@@ -990,7 +985,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    */
   Bucket<T> refileBucket(long key) {
     if (Long.compareUnsigned(key, minAllowedKey) < 0) {
-      return due();
+      return due;
     }
     Bucket<T> bucket = filedBucketOf(key);
     if (bucket != null) {
@@ -1023,10 +1018,10 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       // Its timers with keys below the new minimum are due, before those of level 0's slots of
       // the same keys, armed later: handed out from where they are if nothing is due yet, else
       // behind the timers that are.
-      if (due().size == 0) {
+      if (due.size == 0) {
         sortedDueNumber = sorted.number;
       } else {
-        takeSortedDue(sorted, null, due(), Integer.MAX_VALUE);
+        takeSortedDue(sorted, null, due, Integer.MAX_VALUE);
       }
     }
     int top = levels.length - 1;
@@ -1078,11 +1073,11 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    * belongs, in order.
    */
   void pass(Bucket<T> bucket) {
-    if ((bucket.coarse || bucket.level.index == 0) && due().fill == 0) {
+    if ((bucket.coarse || bucket.level.index == 0) && due.fill == 0) {
       bucket.level.detach(bucket);
       bucket.assign(null, -1, false);
-      Bucket<T> empty = due();
-      dueNumber = bucket.number;
+      Bucket<T> empty = due;
+      due = bucket;
       giveBucket(empty);
     } else if (becomesSorted(bucket)) {
       bucket.level.detach(bucket);
@@ -1122,7 +1117,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    */
   void passListed(WheelTimer<T> timer) {
     long key = keyOf(timer);
-    Bucket<T> bucket = Long.compareUnsigned(key, minAllowedKey) < 0 ? due() : bucketFor(timer, key);
+    Bucket<T> bucket = Long.compareUnsigned(key, minAllowedKey) < 0 ? due : bucketFor(timer, key);
     if (bucket != null) {
       bucket.append(timer);
     }
@@ -1144,12 +1139,18 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    * also after a handler threw, the timers of the batch not handed out go back in front of those.
    */
   private int handOutDue(Consumer<? super TimerHandle<T>> onExpired, int limit) {
-    if (due().size == 0 && sortedDue() == null) {
+    if (due.size == 0 && sortedDueNumber == Bucket.NO_NUMBER) {
       return 0;
     }
-    Bucket<T> batch = due();
-    dueNumber = firingNumber;
-    firingNumber = batch.number;
+    // The firing batch is empty outside an advance, so with no timer in the due bucket (only the
+    // sorted bucket's are due, as in every advance of a single TTL) the two do not trade places:
+    // a trade stores two references in the wheel, each fenced by G1's write barrier.
+    Bucket<T> batch = firing;
+    if (due.fill > 0) {
+      batch = due;
+      due = firing;
+      firing = batch;
+    }
     batch.handingOut = true;
     advancing = true;
     int fired = 0;
@@ -1202,9 +1203,9 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       putSortedDueInFront(handedOut, batch);
     } else if (batch.size > 0) {
       batch.compactIfSparse();
-      due().moveAll(batch);
-      firingNumber = dueNumber;
-      dueNumber = batch.number;
+      due.moveAll(batch);
+      firing = due;
+      due = batch;
     }
     if (handedOut != null && handedOut != sorted) {
       // Replaced by the next sorted bucket, and now empty.
@@ -1271,23 +1272,12 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    * advance had not started, then the timers that its handlers made due, in that order.
    */
   private void putSortedDueInFront(Bucket<T> sortedBucket, Bucket<T> batch) {
-    Bucket<T> madeDue = due();
-    Bucket<T> due = takeBucket(null, -1, false);
-    dueNumber = due.number;
+    Bucket<T> madeDue = due;
+    due = takeBucket(null, -1, false);
     takeSortedDue(sortedBucket, null, due, Integer.MAX_VALUE);
     batch.moveAll(due);
     madeDue.moveAll(due);
     giveBucket(madeDue);
-  }
-
-  /** Timers due: the next advance hands them out, in order. */
-  Bucket<T> due() {
-    return slab.bucket(dueNumber);
-  }
-
-  /** The batch the running advance hands out; empty outside of an advance. */
-  Bucket<T> firing() {
-    return slab.bucket(firingNumber);
   }
 
   /** The bucket {@link #sortedDueNumber} names, or {@code null}. */
@@ -1508,7 +1498,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
 
   /** The name of a bucket that is not a slot of a level, for messages. */
   String nameOf(Bucket<T> bucket) {
-    return bucket == due() ? "due" : bucket == firing() ? "firing"
+    return bucket == due ? "due" : bucket == firing ? "firing"
         : bucket == sorted ? "sorted" : "overflow";
   }
 }

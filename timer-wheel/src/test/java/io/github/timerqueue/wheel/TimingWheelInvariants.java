@@ -88,11 +88,11 @@ final class TimingWheelInvariants {
     void run() {
       checkRanges();
       int total = 0;
-      total += checkBucket(wheel.due(), "due bucket");
-      check(wheel.firing().size == 0 && wheel.firing().fill == 0, "the firing batch is not empty");
-      check(!wheel.due().handingOut && !wheel.firing().handingOut, "a batch is still handed out");
-      check(wheel.due() != wheel.firing() && wheel.due() != wheel.overflow
-          && wheel.firing() != wheel.overflow, "due, firing and overflow share a bucket");
+      total += checkBucket(wheel.due, "due bucket");
+      check(wheel.firing.size == 0 && wheel.firing.fill == 0, "the firing batch is not empty");
+      check(!wheel.due.handingOut && !wheel.firing.handingOut, "a batch is still handed out");
+      check(wheel.due != wheel.firing && wheel.due != wheel.overflow
+          && wheel.firing != wheel.overflow, "due, firing and overflow share a bucket");
       total += checkOverflow();
       total += checkSorted();
       checkFiled();
@@ -329,7 +329,7 @@ final class TimingWheelInvariants {
       if (sorted == null) {
         return 0;
       }
-      check(sorted != wheel.due() && sorted != wheel.firing() && sorted != wheel.overflow,
+      check(sorted != wheel.due && sorted != wheel.firing && sorted != wheel.overflow,
           "the sorted bucket is " + wheel.nameOf(sorted));
       check(sorted.level == null, "the sorted bucket is in a slot");
       check(!sorted.handingOut, "the sorted bucket is still handed out");
@@ -383,7 +383,7 @@ final class TimingWheelInvariants {
         return;
       }
       check(wheel.minimum.slot >= 0
-              && (wheel.minimum.isListed() || wheel.minimum.bucket() != wheel.due()),
+              && (wheel.minimum.isListed() || wheel.minimum.bucket() != wheel.due),
           "cached minimum is not stored by key");
       check(wheel.minimumKey == wheel.keyOf(wheel.minimum), "cached minimum key "
           + Long.toUnsignedString(wheel.minimumKey) + " is not its timer's");

@@ -41,7 +41,7 @@ final class WheelProbe {
       return (timer.isListedCoarse() ? "coarse level " : "level ") + timer.level().index;
     }
     Bucket<?> bucket = timer.bucket();
-    if (bucket == wheel.due() || bucket == wheel.firing()) {
+    if (bucket == wheel.due || bucket == wheel.firing) {
       return "due";
     }
     if (bucket == wheel.overflow) {

@@ -791,7 +791,7 @@ class WheelStorageTest {
     }, 190);
     assertThat(fired).hasSize(190);
     TimingWheelInvariants.check(wheel);
-    Bucket<Integer> due = wheel.due();
+    Bucket<Integer> due = wheel.due;
     assertThat(due.size).isEqualTo(10 + 190);
     assertThat(due.fill - due.size)
         .isLessThanOrEqualTo(
