@@ -214,11 +214,11 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
    *   Sorted timers of the new tick are handed out from where they are if nothing is due before
    *   them, else appended to the due bucket; those a limit or a throwing handler leaves go to the
    *   front of the due bucket, so that between advances the sorted bucket holds no due timer.
-   * - Due timers keep their order in a DueBucket, which leaves holes on cancel. An advance swaps
-   *   the two due buckets: the one that collected due timers becomes the firing one, handed out
-   *   from its front, and timers made due by its handlers go to the other, so they cannot fire in
-   *   the same advance, even across a clear(). Timers left by a limit or a throwing handler are put
-   *   back in front of them.
+   * - Due timers keep their order in a DueBucket, which leaves holes on cancel. An advance that
+   *   finds due timers swaps the two due buckets: the one that collected them becomes the firing
+   *   one, handed out from its front, and timers made due by its handlers go to the other, so they
+   *   cannot fire in the same advance, even across a clear(). Timers left by a limit or a throwing
+   *   handler are put back in front of them.
    * - When the base reaches a level-0 bucket and nothing is due yet, the due bucket takes that
    *   bucket's array in exchange for its own, empty one, instead of copying the timers and
    *   clearing the slots (a copy of a few references costs an arraycopy stub and a call into G1's

@@ -232,6 +232,28 @@ class CascadeSortedBucketTest {
   }
 
   @Test
+  void timersThatHandlersMakeDueWhileOnlySortedTimersFireWaitForTheNextAdvance() {
+    List<TimerHandle<Integer>> timers = new ArrayList<>();
+    CascadeTimerQueue<Integer> queue = sortedBucketAhead(timers);
+    List<Integer> fired = new ArrayList<>();
+    // Only the sorted bucket's four timers of tick 512 are due; the due buckets are both empty,
+    // so the advance keeps them in place, and the timers its handler makes due must not fire in it.
+    assertThat(queue.advance(512, timer -> {
+      fired.add(timer.payload());
+      // Only as the first two fire: a timer fired again in this advance must not re-arm again.
+      if (fired.size() <= 2) {
+        queue.schedule(200, 100 + timer.payload());
+        queue.reschedule(timer, 512);
+      }
+    })).isEqualTo(4);
+    assertThat(fired).containsExactly(0, 1, 2, 3);
+    CascadeInvariants.check(queue);
+    assertThat(queue.nextExpiryDelay()).isZero();
+    assertThat(advance(queue, 512)).containsExactly(100, 0, 101, 1);
+    CascadeInvariants.check(queue);
+  }
+
+  @Test
   void sortedTimersDueBehindTimersAlreadyDueJoinTheDueBucketInOrder() {
     List<TimerHandle<Integer>> timers = new ArrayList<>();
     CascadeTimerQueue<Integer> queue = sortedBucketAhead(timers);

@@ -192,12 +192,13 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    *   joins a bucket: the slab records the bucket's number, which spared G1's refinement threads
    *   about a third of the cards they scanned in the flows of expiring timers (see Slab).
    * - Due and firing are two buckets: timers that the next advance hands out are due; the running
-   *   advance first swaps the due bucket in as the firing batch, so timers that its handlers arm
-   *   at or before now join the (new, empty) due bucket and wait for the next advance. Timers it
-   *   did not hand out (a limit, a handler that threw) go back in front of those. A passed slot
-   *   of level 0 (one key) or a coarse slot is due whole, so when nothing is due yet its bucket
-   *   becomes the due bucket (pass): its timers are not moved at all between being filed in
-   *   level 0 and being handed out.
+   *   advance first swaps the due bucket in as the firing batch (if it has timers: both are empty
+   *   otherwise, and the swap would only store two fenced references), so timers that its
+   *   handlers arm at or before now join the (new, empty) due bucket and wait for the next
+   *   advance. Timers it did not hand out (a limit, a handler that threw) go back in front of
+   *   those. A passed slot of level 0 (one key) or a coarse slot is due whole, so when nothing is
+   *   due yet its bucket becomes the due bucket (pass): its timers are not moved at all between
+   *   being filed in level 0 and being handed out.
    * - A slot of level 1 already in key order is not sorted again. Timing_wheel moves every alarm
    *   of a passed slot down into the slots of the level below; when the clock enters the first
    *   key of a slot of level 1 whose timers are in key order (with a single TTL, all of them:
@@ -261,7 +262,7 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   Bucket<T> sorted;
   /**
    * Within an advance, the sorted bucket whose timers with keys below the minimum allowed key are
-   * due, to be handed out ahead of the due bucket, until they are; else {@code null}. It is still
+   * due, to be handed out ahead of the due bucket, until they are; else none. It is still
    * {@link #sorted}, or the one before it, all of whose timers are due, which the next slot of
    * level 1 replaced as the clock entered that slot's keys. By number ({@link Bucket#number}), or
    * {@link Bucket#NO_NUMBER} for none: with a single TTL it is set in every advance, and a

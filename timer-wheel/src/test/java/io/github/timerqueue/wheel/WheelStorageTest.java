@@ -490,6 +490,30 @@ class WheelStorageTest {
   }
 
   @Test
+  void timersThatHandlersMakeDueWhileOnlySortedTimersFireWaitForTheNextAdvance() {
+    TimingWheel<Integer> wheel = sortedSlotAhead(8);
+    wheel.advance(16, timer -> {});
+    List<Integer> fired = new ArrayList<>();
+    // Only the sorted bucket's eight timers of key 16 are due; the due bucket is empty, so the
+    // advance keeps it, and the timers its handler makes due there must not fire in it.
+    assertThat(wheel.advance(17, timer -> {
+      fired.add(timer.payload());
+      // Only as the first two fire: a timer fired again in this advance must not re-arm again.
+      if (fired.size() <= 2) {
+        wheel.schedule(10, 100 + timer.payload());
+        wheel.reschedule(timer, 17);
+      }
+    })).isEqualTo(8);
+    assertThat(fired).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
+    TimingWheelInvariants.check(wheel);
+    assertThat(wheel.nextExpiryDelay()).isZero();
+    fired.clear();
+    wheel.advance(17, timer -> fired.add(timer.payload()));
+    assertThat(fired).containsExactly(100, 0, 101, 1);
+    TimingWheelInvariants.check(wheel);
+  }
+
+  @Test
   void sortedTimersMadeDueBehindTimersAlreadyDueJoinTheDueBucketInOrder() {
     TimingWheel<Integer> wheel = sortedSlotAhead(8);
     wheel.advance(16, timer -> {});
