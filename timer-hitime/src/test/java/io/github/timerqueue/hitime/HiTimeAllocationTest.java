@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The hot paths allocate nothing: with handles reused, {@code reschedule}, {@code cancel}, {@code
- * advance} (including bulk expiry, re-examination and a handler that re-arms its timer) and {@code
+ * advance} (including bulk expiry, re-examination, low bins held by id and a handler that re-arms
+ * its timer) and {@code
  * nextExpiryDelay} leave this thread's allocation counter where it was. Measured with the JDK's
  * per-thread allocation counter, which counts bytes, not time.
  */
@@ -40,6 +41,7 @@ class HiTimeAllocationTest {
     }
 
     assertThat(queue.size()).isPositive();
+    assertThat(queue.low.ids()).as("ids the low bins have used").isPositive();
     assertThat(fewest).as("bytes allocated by %d rounds of churn", ROUNDS).isZero();
   }
 

@@ -1,9 +1,11 @@
 package io.github.timerqueue.hitime;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Checks the structure of a {@link HiTimeTimerQueue} against its invariants, throwing an {@link
@@ -29,6 +31,16 @@ import java.util.Map;
  *       rounded up to the resolution);
  *   <li>each timer in the due or firing bucket is due: its deadline is at or before now;
  *   <li>bit b of the bitmap is set exactly when bin b is non-empty;
+ *   <li>a bin holds its timers either by reference, in its bucket, or by id, in its {@link IdBin},
+ *       never both; only the {@value IdBins#BINS} lowest bins may hold timers by id;
+ *   <li>in a bin held by id, every entry's id is in no other entry of any bin; an entry whose id
+ *       names a timer (a live entry) carries the low 32 bits of that timer's tick, the timer's
+ *       slot is {@link HiTimeTimer#ID_SLOT} with that id, and its tick is right for the bin as
+ *       above; the bin's size counts the live entries, and its stale entries are at most {@code 3
+ *       * size + SLACK}; a bin that is empty has no entries;
+ *   <li>every id below those used so far is either in exactly one entry or free, never both, and
+ *       the table names a timer for exactly the ids of live entries, as many as the bins hold;
+ *   <li>no bin that holds timers by reference leaves entries in its {@link IdBin};
  *   <li>{@code size()} is the number of timers in all buckets.
  * </ul>
  *
@@ -45,7 +57,11 @@ final class HiTimeInvariants {
         "nowTick " + queue.nowTick + " is not elapsed " + queue.elapsed + " / " + resolution);
     Map<TimerBucket<?>, String> seen = new IdentityHashMap<>();
     int count = 0;
+    count += checkBinsById(queue, resolution);
     for (int bin = 0; bin < HiTimeTimerQueue.BINS; bin++) {
+      if (queue.isIdBin(bin)) {
+        continue;
+      }
       TimerBucket<?> bucket = queue.bins[bin];
       String name = "bin " + bin;
       if (bucket == null) {
@@ -89,6 +105,70 @@ final class HiTimeInvariants {
       }
     }
     that(queue.size == count, "size is " + queue.size + " but the buckets hold " + count);
+  }
+
+  /** Checks the bins held by id (see the class comment); returns how many timers they hold. */
+  private static int checkBinsById(HiTimeTimerQueue<?> queue, long resolution) {
+    IdBins<?> low = queue.low;
+    that((queue.occupied & queue.idLayout) >>> IdBins.BINS == 0,
+        "a bin above the lowest " + IdBins.BINS + " holds timers by id");
+    Set<Integer> inEntries = new HashSet<>();
+    int held = 0;
+    for (int bin = 0; bin < IdBins.BINS; bin++) {
+      IdBin idBin = low.bins[bin];
+      String name = "bin " + bin + " by id";
+      if (!queue.isIdBin(bin)) {
+        that(idBin.size == 0 && idBin.tail == 0,
+            "bin " + bin + ", not held by id, has " + idBin.tail / 2 + " entries");
+        continue;
+      }
+      that(queue.bins[bin] == null || queue.bins[bin].isEmpty(),
+          name + " also holds timers by reference");
+      int live = 0;
+      for (int i = 0; i < idBin.tail; i += 2) {
+        int id = idBin.entries[i];
+        that(id >= 0 && id < low.ids(), name + " has id " + id + ", not below " + low.ids());
+        that(inEntries.add(id), "id " + id + " is in two entries");
+        HiTimeTimer<?> timer = low.byId[id];
+        if (timer == null) {
+          continue;
+        }
+        live++;
+        String where = timer + " in " + name + " at tick " + queue.nowTick;
+        that(timer.slot == (HiTimeTimer.ID_SLOT | id), where + " has slot " + timer.slot
+            + ", not that of id " + id);
+        long tick = queue.tickOf(timer);
+        that((int) tick == idBin.entries[i + 1], where + " has tick " + tick
+            + " but its entry says " + idBin.entries[i + 1]);
+        that(Long.compareUnsigned(tick, queue.nowTick) > 0, where + " is not ahead");
+        that(63 - Long.numberOfLeadingZeros(tick ^ queue.nowTick) == bin,
+            where + " with tick " + tick + " belongs in another bin");
+        that(tick == dictatedTick(queue, timer, resolution),
+            where + " has tick " + tick + ", its deadline dictates "
+                + dictatedTick(queue, timer, resolution));
+      }
+      that(live == idBin.size, name + " counts " + idBin.size + " timers but holds " + live);
+      int stale = idBin.tail / 2 - live;
+      that(stale <= 3 * live + IdBins.SLACK, name + " has " + stale + " stale entries for "
+          + live + " timers");
+      held += live;
+    }
+    that(held == low.held(), "the bins by id say they hold " + low.held() + ", not " + held);
+    Set<Integer> free = new HashSet<>();
+    for (int i = 0; i < low.freeCount; i++) {
+      int id = low.freeIds[i];
+      that(free.add(id), "id " + id + " is free twice");
+      that(!inEntries.contains(id), "id " + id + " is free and in an entry");
+      that(low.byId[id] == null, "free id " + id + " names a timer");
+    }
+    that(free.size() + inEntries.size() == low.ids(), low.ids() + " ids used, but "
+        + free.size() + " are free and " + inEntries.size() + " in entries");
+    int named = 0;
+    for (int id = 0; id < low.byId.length; id++) {
+      named += low.byId[id] != null ? 1 : 0;
+    }
+    that(named == held, "the table names " + named + " timers, the bins hold " + held);
+    return held;
   }
 
   /**

@@ -34,18 +34,26 @@ class HiTimeRandomizedTest {
   /** How often a handler of the differential run re-arms one timer, so that none fires forever. */
   private static final int REARMS_PER_TIMER = 2;
 
+  /**
+   * With {@code freeHeld} 0 the low bins may hold by id only an eighth of the queue's timers, a
+   * bound that these queues of up to a thousand timers cross, so that bins held by id move their
+   * timers into their buckets as well as taking timers by id.
+   */
   @ParameterizedTest
   @CsvSource({
-    "1, 0",
-    "1, -9223372036854775808",
-    "3, 9223372036854775000",
-    "64, -1",
-    "1000, 6148914691236517205",
+    "1, 0, " + HiTimeTimerQueue.FREE_HELD,
+    "1, -9223372036854775808, " + HiTimeTimerQueue.FREE_HELD,
+    "3, 9223372036854775000, " + HiTimeTimerQueue.FREE_HELD,
+    "64, -1, " + HiTimeTimerQueue.FREE_HELD,
+    "1000, 6148914691236517205, " + HiTimeTimerQueue.FREE_HELD,
+    "1, 0, 0",
+    "1, -9223372036854775808, 0",
+    "3, 9223372036854775000, 0",
   })
-  void structureStaysValidThroughRandomOperations(long resolution, long start) {
+  void structureStaysValidThroughRandomOperations(long resolution, long start, int freeHeld) {
     SplittableRandom random = new SplittableRandom(start ^ resolution);
     HiTimeTimerQueue<Integer> queue = new HiTimeTimerQueue<>(
-        TimerConfig.builder().startTime(start).resolution(resolution).build());
+        TimerConfig.builder().startTime(start).resolution(resolution).build(), freeHeld);
     List<TimerHandle<Integer>> handles = new ArrayList<>();
     RuntimeException failure = new RuntimeException("handler failed on purpose");
 
@@ -131,18 +139,20 @@ class HiTimeRandomizedTest {
    */
   @ParameterizedTest
   @CsvSource({
-    "0, 0",
-    "-9223372036854775808, 0",
-    "9223372036854774807, 0",
-    "1311768467463790320, 0",
-    "0, -9223372036854775000",
-    "1311768467463790320, -4611686018427387904",
+    "0, 0, " + HiTimeTimerQueue.FREE_HELD,
+    "-9223372036854775808, 0, " + HiTimeTimerQueue.FREE_HELD,
+    "9223372036854774807, 0, " + HiTimeTimerQueue.FREE_HELD,
+    "1311768467463790320, 0, " + HiTimeTimerQueue.FREE_HELD,
+    "0, -9223372036854775000, " + HiTimeTimerQueue.FREE_HELD,
+    "1311768467463790320, -4611686018427387904, " + HiTimeTimerQueue.FREE_HELD,
+    "0, 0, 0",
+    "0, -9223372036854775000, 0",
   })
   void withResolutionOneItFiresInEachAdvanceExactlyWhatTheExactHeapFires(
-      long start, long headStart) {
+      long start, long headStart, int freeHeld) {
     SplittableRandom random = new SplittableRandom(start ^ headStart);
     TimerConfig config = TimerConfig.builder().startTime(start).build();
-    HiTimeTimerQueue<Integer> hitime = new HiTimeTimerQueue<>(config);
+    HiTimeTimerQueue<Integer> hitime = new HiTimeTimerQueue<>(config, freeHeld);
     TimerQueue<Integer> heap = TimerQueues.create("heap", config);
     for (long left = headStart; left != 0; ) {
       long step = left < 0 ? Long.MAX_VALUE : left;
@@ -222,19 +232,21 @@ class HiTimeRandomizedTest {
    */
   @ParameterizedTest
   @CsvSource({
-    "1, 1, 0",
-    "1, 1000, 0",
-    "2, 1, 0",
-    "3, 7, 0",
-    "1, 1024, 9223372036849655808",
-    "3, 1024, 9223372036849655808",
-    "2, 1, 9223372036854770808",
+    "1, 1, 0, " + HiTimeTimerQueue.FREE_HELD,
+    "1, 1000, 0, " + HiTimeTimerQueue.FREE_HELD,
+    "2, 1, 0, " + HiTimeTimerQueue.FREE_HELD,
+    "3, 7, 0, " + HiTimeTimerQueue.FREE_HELD,
+    "1, 1024, 9223372036849655808, " + HiTimeTimerQueue.FREE_HELD,
+    "3, 1024, 9223372036849655808, " + HiTimeTimerQueue.FREE_HELD,
+    "2, 1, 9223372036854770808, " + HiTimeTimerQueue.FREE_HELD,
+    "3, 7, 0, 0",
+    "3, 1024, 9223372036849655808, 0",
   })
   void timersFlowingWithFewTtlsFireInEachAdvanceExactlyWhatTheExactHeapFires(
-      int ttls, long resolution, long headStart) {
+      int ttls, long resolution, long headStart, int freeHeld) {
     SplittableRandom random = new SplittableRandom(31L * ttls + resolution);
     TimerConfig config = TimerConfig.builder().startTime(0).resolution(resolution).build();
-    HiTimeTimerQueue<Integer> hitime = new HiTimeTimerQueue<>(config);
+    HiTimeTimerQueue<Integer> hitime = new HiTimeTimerQueue<>(config, freeHeld);
     TimerQueue<Integer> heap = TimerQueues.create("heap", config);
     assertThat(hitime.advance(headStart, timer -> {})).isZero();
     assertThat(heap.advance(headStart, timer -> {})).isZero();

@@ -271,21 +271,23 @@ class HiTimeStorageTest {
   void aTimerDueBeforeTheLastOneAppendedPutsItsBinOutOfOrderUntilTheBinEmpties() {
     HiTimeTimerQueue<Integer> queue =
         new HiTimeTimerQueue<>(TimerConfig.builder().startTime(0).resolution(1_000).build());
-    // Ticks 11, 11 (the deadlines decrease, the ticks do not), then 10: all in bin 3.
-    queue.schedule(10_500, 1);
-    queue.schedule(10_001, 2);
-    assertThat(queue.bins[3].sorted()).isTrue();
-    queue.schedule(9_999, 3);
-    assertThat(queue.bins[3].sorted()).isFalse();
+    // Ticks 0xB000, 0xB000 (the deadlines decrease, the ticks do not), then 0xAFFF: all in bin 15,
+    // above the bins that may hold timers by id.
+    queue.schedule(45_055_500, 1);
+    queue.schedule(45_055_001, 2);
+    assertThat(queue.bins[15].sorted()).isTrue();
+    queue.schedule(45_054_999, 3);
+    assertThat(queue.bins[15].sorted()).isFalse();
     HiTimeInvariants.check(queue);
 
-    // Moving to tick 8 re-examines bin 3 timer by timer: all three go to bin 1, out of order.
+    // Moving to tick 0x8000 re-examines bin 15 timer by timer: all three go to bin 13, out of
+    // order.
     List<Integer> fired = new ArrayList<>();
-    queue.advance(8_000, timer -> fired.add(timer.payload()));
-    assertThat(queue.bins[3].sorted()).as("emptied").isTrue();
-    assertThat(queue.bins[1].sorted()).isFalse();
+    queue.advance(32_768_000, timer -> fired.add(timer.payload()));
+    assertThat(queue.bins[15].sorted()).as("emptied").isTrue();
+    assertThat(queue.bins[13].sorted()).isFalse();
     HiTimeInvariants.check(queue);
-    queue.advance(11_000, timer -> fired.add(timer.payload()));
+    queue.advance(45_056_000, timer -> fired.add(timer.payload()));
     assertThat(fired).containsExactly(1, 2, 3);
   }
 

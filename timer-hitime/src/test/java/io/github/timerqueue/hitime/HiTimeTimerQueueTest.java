@@ -43,6 +43,10 @@ class HiTimeTimerQueueTest {
 
   /** The bin a pending timer waits in, or {@link TimerBucket#DUE}. */
   private static int binOf(HiTimeTimer<?> timer) {
+    if ((timer.slot & HiTimeTimer.ID_SLOT) != 0) {
+      HiTimeTimerQueue<?> queue = timer.queue;
+      return 63 - Long.numberOfLeadingZeros(queue.tickOf(timer) ^ queue.nowTick);
+    }
     return bucketOf(timer).bin;
   }
 
