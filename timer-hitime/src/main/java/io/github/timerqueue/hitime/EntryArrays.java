@@ -14,19 +14,22 @@ final class EntryArrays {
   /** Arrays kept of each length. */
   static final int DEPTH = IdBins.BINS + 1;
 
-  /** {@code kept[k][0]} to {@code kept[k][counts[k] - 1]} are arrays of length 2^k. */
-  private final int[][][] kept = new int[Integer.SIZE][][];
-  private final int[] counts = new int[Integer.SIZE];
+  /**
+   * {@code kept[k][0]} to {@code kept[k][counts[k] - 1]} are arrays of length 2^k; both are {@code
+   * null} until an array is first kept, as most queues never hold timers by id.
+   */
+  private int[][][] kept;
+  private int[] counts;
 
   /** A kept array of {@code length}, a power of two, or a new one if none is kept. */
   int[] take(int length) {
     int size = Integer.numberOfTrailingZeros(length);
-    int count = counts[size];
-    if (count == 0) {
+    if (counts == null || counts[size] == 0) {
       return new int[length];
     }
+    int count = counts[size] - 1;
     int[][] arrays = kept[size];
-    int[] array = arrays[--count];
+    int[] array = arrays[count];
     arrays[count] = null;
     counts[size] = count;
     return array;
@@ -34,6 +37,10 @@ final class EntryArrays {
 
   /** Keeps an array whose length is a power of two, unless enough of its length are kept. */
   void give(int[] array) {
+    if (counts == null) {
+      kept = new int[Integer.SIZE][][];
+      counts = new int[Integer.SIZE];
+    }
     int size = Integer.numberOfTrailingZeros(array.length);
     int count = counts[size];
     if (count == DEPTH) {
@@ -48,11 +55,7 @@ final class EntryArrays {
 
   /** Lets go of every array kept. */
   void clear() {
-    for (int size = 0; size < Integer.SIZE; size++) {
-      if (kept[size] != null) {
-        kept[size] = null;
-        counts[size] = 0;
-      }
-    }
+    kept = null;
+    counts = null;
   }
 }

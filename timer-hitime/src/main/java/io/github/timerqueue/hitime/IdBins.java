@@ -28,6 +28,9 @@ final class IdBins<T> {
   /** Ids that the first table has room for. */
   static final int INITIAL_IDS = 64;
 
+  private static final HiTimeTimer<?>[] NO_TIMERS = {};
+  private static final int[] NO_IDS = {};
+
   /** The timer of each id in use; {@code null} for an id that is free or whose entry is stale. */
   HiTimeTimer<T>[] byId;
   // Package-private, like the table, so that HiTimeInvariants can check the ids.
@@ -48,10 +51,11 @@ final class IdBins<T> {
     newTables();
   }
 
+  /** Empty tables, which the first timer held by id grows: most queues never hold one. */
   @SuppressWarnings("unchecked")
   private void newTables() {
-    byId = (HiTimeTimer<T>[]) new HiTimeTimer<?>[INITIAL_IDS];
-    freeIds = new int[INITIAL_IDS];
+    byId = (HiTimeTimer<T>[]) NO_TIMERS;
+    freeIds = NO_IDS;
     freeCount = 0;
     idsUsed = 0;
   }
@@ -74,8 +78,9 @@ final class IdBins<T> {
     } else {
       id = idsUsed++;
       if (id == byId.length) {
-        byId = Arrays.copyOf(byId, id * 2);
-        freeIds = Arrays.copyOf(freeIds, id * 2);
+        int length = Math.max(INITIAL_IDS, id * 2);
+        byId = Arrays.copyOf(byId, length);
+        freeIds = Arrays.copyOf(freeIds, length);
       }
     }
     byId[id] = timer;
@@ -226,7 +231,7 @@ final class IdBins<T> {
         bin.entries = IdBin.NO_ENTRIES;
       }
     }
-    if (held == 0 && byId.length > INITIAL_IDS) {
+    if (held == 0) {
       newTables();
     }
   }

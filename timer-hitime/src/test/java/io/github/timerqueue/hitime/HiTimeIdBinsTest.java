@@ -343,7 +343,7 @@ class HiTimeIdBinsTest {
       assertThat(timers).noneMatch(TimerHandle::isPending);
       assertThat(queue.low.held()).isZero();
       assertThat(queue.low.ids()).isZero();
-      assertThat(queue.low.byId.length).isEqualTo(IdBins.INITIAL_IDS);
+      assertThat(queue.low.byId).isEmpty();
       for (IdBin bin : queue.low.bins) {
         assertThat(bin.entries).isSameAs(IdBin.NO_ENTRIES);
       }
