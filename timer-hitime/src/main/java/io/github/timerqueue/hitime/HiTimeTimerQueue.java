@@ -803,11 +803,7 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
       if (byId[id] == null) {
         low.freeStale(id);
       } else {
-        dueIds[dueCount++] = id;
-        if (dueCount == dueIds.length) {
-          fileDueById(dueIds, dueCount);
-          dueCount = 0;
-        }
+        dueCount = batchDue(dueIds, dueCount, id);
       }
     }
     fileDueById(dueIds, dueCount);
@@ -844,17 +840,26 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
         low.append(to, id, tickLow);
         to.size++;
       } else {
-        dueIds[dueCount++] = id;
-        if (dueCount == dueIds.length) {
-          fileDueById(dueIds, dueCount);
-          dueCount = 0;
-        }
+        dueCount = batchDue(dueIds, dueCount, id);
       }
     }
     fileDueById(dueIds, dueCount);
     IdBins.emptied(from);
     occupied |= filled;
     idLayout |= filled;
+  }
+
+  /**
+   * Adds the id of a due timer to the batch of {@code count} in {@code ids}, filing the batch if
+   * that fills it; returns how many the batch then holds.
+   */
+  private int batchDue(long[] ids, int count, int id) {
+    ids[count++] = id;
+    if (count < ids.length) {
+      return count;
+    }
+    fileDueById(ids, count);
+    return 0;
   }
 
   /**

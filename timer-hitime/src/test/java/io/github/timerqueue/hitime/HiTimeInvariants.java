@@ -85,12 +85,7 @@ final class HiTimeInvariants {
                   + " tick " + previousTick + ", the last appended " + bucket.lastTick);
           previousTick = tick;
         }
-        that(Long.compareUnsigned(tick, queue.nowTick) > 0, where + " is not ahead");
-        that(63 - Long.numberOfLeadingZeros(tick ^ queue.nowTick) == bin,
-            where + " with tick " + tick + " belongs in another bin");
-        that(tick == dictatedTick(queue, timer, resolution),
-            where + " has tick " + tick + ", its deadline dictates "
-                + dictatedTick(queue, timer, resolution));
+        checkInBin(queue, timer, tick, bin, where, resolution);
       }
     }
     that(queue.due != queue.firing, "the due and the firing bucket are one");
@@ -140,12 +135,7 @@ final class HiTimeInvariants {
         long tick = queue.tickOf(timer);
         that((int) tick == idBin.entries[i + 1], where + " has tick " + tick
             + " but its entry says " + idBin.entries[i + 1]);
-        that(Long.compareUnsigned(tick, queue.nowTick) > 0, where + " is not ahead");
-        that(63 - Long.numberOfLeadingZeros(tick ^ queue.nowTick) == bin,
-            where + " with tick " + tick + " belongs in another bin");
-        that(tick == dictatedTick(queue, timer, resolution),
-            where + " has tick " + tick + ", its deadline dictates "
-                + dictatedTick(queue, timer, resolution));
+        checkInBin(queue, timer, tick, bin, where, resolution);
       }
       that(live == idBin.size, name + " counts " + idBin.size + " timers but holds " + live);
       int stale = idBin.tail / 2 - live;
@@ -169,6 +159,20 @@ final class HiTimeInvariants {
     }
     that(named == held, "the table names " + named + " timers, the bins hold " + held);
     return held;
+  }
+
+  /**
+   * Checks that a timer of bin {@code bin} with this tick is ahead of the clock, first differs
+   * from it at bit {@code bin}, and has the tick its deadline dictates.
+   */
+  private static void checkInBin(HiTimeTimerQueue<?> queue, HiTimeTimer<?> timer, long tick,
+      int bin, String where, long resolution) {
+    that(Long.compareUnsigned(tick, queue.nowTick) > 0, where + " is not ahead");
+    that(63 - Long.numberOfLeadingZeros(tick ^ queue.nowTick) == bin,
+        where + " with tick " + tick + " belongs in another bin");
+    that(tick == dictatedTick(queue, timer, resolution),
+        where + " has tick " + tick + ", its deadline dictates "
+            + dictatedTick(queue, timer, resolution));
   }
 
   /**
