@@ -1216,7 +1216,7 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
    */
   private void holdByReference(int bin) {
     IdBin from = low.bins[bin];
-    TimerBucket<T> to = bins[bin] != null ? bins[bin] : (bins[bin] = new TimerBucket<>(this, bin));
+    TimerBucket<T> to = bin(bin);
     int[] entries = from.entries;
     HiTimeTimer<T>[] byId = low.byId;
     for (int i = 0, end = from.tail; i < end; i += 2) {
@@ -1228,7 +1228,6 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
       }
     }
     IdBins.emptied(from);
-    idLayout &= ~(1L << bin);
   }
 
   /**
