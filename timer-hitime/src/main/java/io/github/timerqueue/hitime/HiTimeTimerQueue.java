@@ -428,9 +428,7 @@ final class HiTimeTimerQueue<T> extends AbstractTimerQueue<T, HiTimeTimer<T>> {
     if ((owned.slot & HiTimeTimer.ID_SLOT) != 0 || isIdBin(toBin)) {
       // A timer held by id, or bound for a bin that holds timers by id, has no slot to move.
       remove(owned);
-      owned.setDeadline(deadline);
-      file(owned, tick);
-      size++;
+      arm(owned, deadline);
       return true;
     }
     // Before the timer's bucket is found and possibly compacted, which must not meet a slot that

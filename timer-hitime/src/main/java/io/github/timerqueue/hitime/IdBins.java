@@ -144,11 +144,8 @@ final class IdBins<T> {
     held--;
     IdBin from = bins[bin];
     if (--from.size == 0) {
-      int[] entries = from.entries;
-      for (int i = 0; i < from.tail; i += 2) {
-        freeIds[freeCount++] = entries[i];
-      }
-      emptied(from);
+      // Every entry is stale now: compacting frees them all.
+      compact(from);
       return true;
     }
     if ((from.tail >>> 1) - from.size > 3 * from.size + SLACK) {
