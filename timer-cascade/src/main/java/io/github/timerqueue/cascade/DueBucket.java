@@ -96,6 +96,17 @@ final class DueBucket extends SlotBucket {
     return null;
   }
 
+  /** Takes out the first timer, which {@link #peekFirst} has just returned. */
+  void takeFirst() {
+    int slot = first;
+    slots[slot] = null;
+    if (--live == 0) {
+      emptied();
+    } else {
+      first = slot + 1;
+    }
+  }
+
   /** Moves every timer of {@code from}, in order, after this bucket's last. */
   void takeAllLast(DueBucket from) {
     CascadeTimer<?>[] taken = from.slots;

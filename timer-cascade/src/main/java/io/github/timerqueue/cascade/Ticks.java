@@ -65,4 +65,29 @@ final class Ticks {
   long tickOf(long key, long overflowBound) {
     return Long.compareUnsigned(key, overflowBound) > 0 ? ceil(key) : lastTick;
   }
+
+  /**
+   * The first of the keys that {@link #tickOf} gives {@code base} itself, among the keys of timers
+   * whose tick is at or after {@code base}, given the base's {@link #overflowBound}: with {@link
+   * #dueKeySpan}, such a key {@code k} has the tick {@code base} exactly when {@code k -
+   * dueKeysFrom(base, overflowBound)} is at most {@code dueKeySpan(base)}, compared unsigned. That
+   * is one subtraction and one comparison per timer, where deriving its tick is a comparison with
+   * the overflow bound and a rounding.
+   *
+   * <p>The keys of {@code base} are those after the start of the tick before it, the overflow
+   * bound, up to its own start: a whole resolution. At base 0 that is key 0 alone, which no timer
+   * in the wheel has: its deadline would have been due when it was armed, and no key can have
+   * overflowed yet. At the last tick every key is due, an overflowed one included.
+   */
+  long dueKeysFrom(long base, long overflowBound) {
+    return base == 0 || base == lastTick ? 0 : overflowBound + 1;
+  }
+
+  /** How many keys after {@link #dueKeysFrom} are still due at {@code base}, unsigned. */
+  long dueKeySpan(long base) {
+    if (base == 0) {
+      return 0;
+    }
+    return base == lastTick ? -1L : resolution - 1;
+  }
 }

@@ -281,6 +281,54 @@ class CascadeSortedBucketTest {
     assertThat(advance(queue, 1_000)).isEqualTo(IntStream.range(16, 64).boxed().toList());
   }
 
+  /**
+   * At the end of the clock's range, the last group of level 1 holds the timers of the last tick:
+   * one whose deadline is the end itself, and one armed so far ahead that its deadline overflowed
+   * the range, whose key lies before the base. Kept as the sorted bucket with timers of earlier
+   * ticks, they fire at the last tick, not with the first.
+   */
+  @Test
+  void aSortedBucketAtTheEndOfTheClockKeepsTheLastTicksTimersForIt() {
+    TimerConfig endOfRange =
+        TimerConfig.builder().startTime(Long.MIN_VALUE).resolution(1).build();
+    CascadeTimerQueue<Integer> queue = new CascadeTimerQueue<>(endOfRange, 8);
+    // Two moves: the clock moves forward by less than 2^63 at a time.
+    queue.advance(-1, timer -> {});
+    long now = Long.MAX_VALUE - 600;
+    queue.advance(now, timer -> {});
+    // 300 ticks ahead: level 1, once the next move sweeps the far bucket and makes the levels.
+    queue.schedule(now + 300, -1);
+    queue.advance(++now, timer -> {});
+    // Tick 2^64 - 256 and on, four timers a tick: the last group of level 1, in tick order.
+    for (int i = 0; i < CascadeTimerQueue.SORTED_MINIMUM; i++) {
+      queue.schedule(Long.MAX_VALUE - 255 + i / 4, i);
+    }
+    // Right behind the timers of earlier ticks, where the hand-out looks at it each tick.
+    TimerHandle<Integer> overflowed = queue.schedule(Long.MIN_VALUE + 5, 101);
+    queue.schedule(Long.MAX_VALUE, 100);
+    assertThat(queue.where(timer(overflowed))).isEqualTo(1);
+    CascadeInvariants.check(queue);
+
+    Map<Integer, Long> firedAt = new HashMap<>();
+    while (now != Long.MAX_VALUE) {
+      long at = ++now;
+      queue.advance(at, timer -> firedAt.put(timer.payload(), at));
+      if (at == Long.MAX_VALUE - 255) {
+        assertThat(queue.sorted).as("the last group, kept sorted").isSameAs(queue.levels[1].sorted);
+      }
+      CascadeInvariants.check(queue);
+    }
+
+    assertThat(firedAt).hasSize(CascadeTimerQueue.SORTED_MINIMUM + 3);
+    assertThat(firedAt.get(-1)).isEqualTo(Long.MAX_VALUE - 300);
+    for (int i = 0; i < CascadeTimerQueue.SORTED_MINIMUM; i++) {
+      assertThat(firedAt.get(i)).as("timer %d", i).isEqualTo(Long.MAX_VALUE - 255 + i / 4);
+    }
+    assertThat(firedAt.get(100)).isEqualTo(Long.MAX_VALUE);
+    assertThat(firedAt.get(101)).as("the overflowed timer").isEqualTo(Long.MAX_VALUE);
+    assertThat(queue.size()).isZero();
+  }
+
   @Test
   void aSortedBucketIsVisitedDrainedAndCleared() {
     List<TimerHandle<Integer>> timers = new ArrayList<>();
