@@ -6,6 +6,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Checks the structure of a {@link HiTimeTimerQueue} against its invariants, throwing an {@link
@@ -53,112 +54,136 @@ final class HiTimeInvariants {
 
   static void check(HiTimeTimerQueue<?> queue) {
     long resolution = queue.resolution;
-    that(queue.nowTick == Long.divideUnsigned(queue.elapsed, resolution),
+    that(queue.nowTick == Long.divideUnsigned(queue.elapsed, resolution), () ->
         "nowTick " + queue.nowTick + " is not elapsed " + queue.elapsed + " / " + resolution);
     Map<TimerBucket<?>, String> seen = new IdentityHashMap<>();
-    int count = 0;
-    count += checkBinsById(queue, resolution);
+    int count = checkBinsById(queue, resolution);
     for (int bin = 0; bin < HiTimeTimerQueue.BINS; bin++) {
-      if (queue.isIdBin(bin)) {
-        continue;
-      }
-      TimerBucket<?> bucket = queue.bins[bin];
-      String name = "bin " + bin;
-      if (bucket == null) {
-        that((queue.occupied & (1L << bin)) == 0, "bitmap bit " + bin + " is set, but no bin");
-        continue;
-      }
-      once(seen, bucket, name);
-      that(bucket.bin == bin, name + " says it is bin " + bucket.bin);
-      boolean bit = (queue.occupied & (1L << bin)) != 0;
-      that(bit == !bucket.isEmpty(), "bitmap bit " + bin + " is " + bit + " but the bin is "
-          + (bucket.isEmpty() ? "empty" : "not empty"));
-      long previousTick = 0;
-      for (HiTimeTimer<?> timer : members(queue, bucket, name)) {
-        count++;
-        String where = timer + " in bin " + bin + " at tick " + queue.nowTick;
-        long tick = queue.tickOf(timer);
-        if (bucket.sorted()) {
-          that(Long.compareUnsigned(previousTick, tick) <= 0
-                  && Long.compareUnsigned(tick, bucket.lastTick) <= 0,
-              where + " with tick " + tick + " is out of order in a sorted bin: the one before has"
-                  + " tick " + previousTick + ", the last appended " + bucket.lastTick);
-          previousTick = tick;
-        }
-        checkInBin(queue, timer, tick, bin, where, resolution);
+      if (!queue.isIdBin(bin)) {
+        count += checkBin(queue, bin, seen, resolution);
       }
     }
-    that(queue.due != queue.firing, "the due and the firing bucket are one");
+    that(queue.due != queue.firing, () -> "the due and the firing bucket are one");
     for (TimerBucket<?> bucket : List.of(queue.due, queue.firing)) {
       String name = bucket == queue.due ? "the due bucket" : "the firing bucket";
       once(seen, bucket, name);
-      that(bucket.bin == TimerBucket.DUE, name + " says it is bin " + bucket.bin);
+      that(bucket.bin == TimerBucket.DUE, () -> name + " says it is bin " + bucket.bin);
       for (HiTimeTimer<?> timer : members(queue, bucket, name)) {
         count++;
-        that(timer.deadline() - queue.now <= 0, timer + " in " + name + " is not due at "
+        that(timer.deadline() - queue.now <= 0, () -> timer + " in " + name + " is not due at "
             + queue.now);
       }
     }
-    that(queue.size == count, "size is " + queue.size + " but the buckets hold " + count);
+    int counted = count;
+    that(queue.size == counted, () -> "size is " + queue.size + " but the buckets hold " + counted);
+  }
+
+  /** Checks bin {@code bin}, which holds its timers by reference; returns how many it holds. */
+  private static int checkBin(HiTimeTimerQueue<?> queue, int bin,
+      Map<TimerBucket<?>, String> seen, long resolution) {
+    TimerBucket<?> bucket = queue.bins[bin];
+    String name = "bin " + bin;
+    if (bucket == null) {
+      that((queue.occupied & (1L << bin)) == 0, () -> "bitmap bit " + bin + " is set, but no bin");
+      return 0;
+    }
+    once(seen, bucket, name);
+    that(bucket.bin == bin, () -> name + " says it is bin " + bucket.bin);
+    boolean bit = (queue.occupied & (1L << bin)) != 0;
+    that(bit == !bucket.isEmpty(), () -> "bitmap bit " + bin + " is " + bit + " but the bin is "
+        + (bucket.isEmpty() ? "empty" : "not empty"));
+    List<HiTimeTimer<?>> members = members(queue, bucket, name);
+    long previousTick = 0;
+    for (HiTimeTimer<?> timer : members) {
+      Supplier<String> where = () -> timer + " in bin " + bin + " at tick " + queue.nowTick;
+      long tick = queue.tickOf(timer);
+      if (bucket.sorted()) {
+        long before = previousTick;
+        that(Long.compareUnsigned(before, tick) <= 0
+                && Long.compareUnsigned(tick, bucket.lastTick) <= 0, () ->
+            where.get() + " with tick " + tick + " is out of order in a sorted bin: the one"
+                + " before has tick " + before + ", the last appended " + bucket.lastTick);
+        previousTick = tick;
+      }
+      checkInBin(queue, timer, tick, bin, where, resolution);
+    }
+    return members.size();
   }
 
   /** Checks the bins held by id (see the class comment); returns how many timers they hold. */
   private static int checkBinsById(HiTimeTimerQueue<?> queue, long resolution) {
     IdBins<?> low = queue.low;
-    that((queue.occupied & queue.idLayout) >>> IdBins.BINS == 0,
+    that((queue.occupied & queue.idLayout) >>> IdBins.BINS == 0, () ->
         "a bin above the lowest " + IdBins.BINS + " holds timers by id");
     Set<Integer> inEntries = new HashSet<>();
     int held = 0;
     for (int bin = 0; bin < IdBins.BINS; bin++) {
-      IdBin idBin = low.bins[bin];
-      String name = "bin " + bin + " by id";
-      if (!queue.isIdBin(bin)) {
-        that(idBin.size == 0 && idBin.tail == 0,
-            "bin " + bin + ", not held by id, has " + idBin.tail / 2 + " entries");
-        continue;
-      }
-      that(queue.bins[bin] == null || queue.bins[bin].isEmpty(),
-          name + " also holds timers by reference");
-      int live = 0;
-      for (int i = 0; i < idBin.tail; i += 2) {
-        int id = idBin.entries[i];
-        that(id >= 0 && id < low.ids(), name + " has id " + id + ", not below " + low.ids());
-        that(inEntries.add(id), "id " + id + " is in two entries");
-        HiTimeTimer<?> timer = low.byId[id];
-        if (timer == null) {
-          continue;
-        }
-        live++;
-        String where = timer + " in " + name + " at tick " + queue.nowTick;
-        that(timer.slot == (HiTimeTimer.ID_SLOT | id), where + " has slot " + timer.slot
-            + ", not that of id " + id);
-        long tick = queue.tickOf(timer);
-        that((int) tick == idBin.entries[i + 1], where + " has tick " + tick
-            + " but its entry says " + idBin.entries[i + 1]);
-        checkInBin(queue, timer, tick, bin, where, resolution);
-      }
-      that(live == idBin.size, name + " counts " + idBin.size + " timers but holds " + live);
-      int stale = idBin.tail / 2 - live;
-      that(stale <= 3 * live + IdBins.SLACK, name + " has " + stale + " stale entries for "
-          + live + " timers");
-      held += live;
+      held += checkBinById(queue, bin, inEntries, resolution);
     }
-    that(held == low.held(), "the bins by id say they hold " + low.held() + ", not " + held);
+    int heldById = held;
+    that(heldById == low.held(), () ->
+        "the bins by id say they hold " + low.held() + ", not " + heldById);
     Set<Integer> free = new HashSet<>();
     for (int i = 0; i < low.freeCount; i++) {
       int id = low.freeIds[i];
-      that(free.add(id), "id " + id + " is free twice");
-      that(!inEntries.contains(id), "id " + id + " is free and in an entry");
-      that(low.byId[id] == null, "free id " + id + " names a timer");
+      that(free.add(id), () -> "id " + id + " is free twice");
+      that(!inEntries.contains(id), () -> "id " + id + " is free and in an entry");
+      that(low.byId[id] == null, () -> "free id " + id + " names a timer");
     }
-    that(free.size() + inEntries.size() == low.ids(), low.ids() + " ids used, but "
+    that(free.size() + inEntries.size() == low.ids(), () -> low.ids() + " ids used, but "
         + free.size() + " are free and " + inEntries.size() + " in entries");
     int named = 0;
     for (int id = 0; id < low.byId.length; id++) {
       named += low.byId[id] != null ? 1 : 0;
     }
-    that(named == held, "the table names " + named + " timers, the bins hold " + held);
-    return held;
+    int namedById = named;
+    that(namedById == heldById, () ->
+        "the table names " + namedById + " timers, the bins hold " + heldById);
+    return heldById;
+  }
+
+  /**
+   * Checks low bin {@code bin}'s entries by id, adding their ids to {@code inEntries}; returns how
+   * many timers it holds by id.
+   */
+  private static int checkBinById(HiTimeTimerQueue<?> queue, int bin, Set<Integer> inEntries,
+      long resolution) {
+    IdBins<?> low = queue.low;
+    IdBin idBin = low.bins[bin];
+    String name = "bin " + bin + " by id";
+    if (!queue.isIdBin(bin)) {
+      that(idBin.size == 0 && idBin.tail == 0, () ->
+          "bin " + bin + ", not held by id, has " + idBin.tail / 2 + " entries");
+      return 0;
+    }
+    that(queue.bins[bin] == null || queue.bins[bin].isEmpty(), () ->
+        name + " also holds timers by reference");
+    int live = 0;
+    for (int i = 0; i < idBin.tail; i += 2) {
+      int id = idBin.entries[i];
+      int entryTick = idBin.entries[i + 1];
+      that(id >= 0 && id < low.ids(), () -> name + " has id " + id + ", not below " + low.ids());
+      that(inEntries.add(id), () -> "id " + id + " is in two entries");
+      HiTimeTimer<?> timer = low.byId[id];
+      if (timer == null) {
+        continue;
+      }
+      live++;
+      Supplier<String> where = () -> timer + " in " + name + " at tick " + queue.nowTick;
+      that(timer.slot == (HiTimeTimer.ID_SLOT | id), () -> where.get() + " has slot "
+          + timer.slot + ", not that of id " + id);
+      long tick = queue.tickOf(timer);
+      that((int) tick == entryTick, () -> where.get() + " has tick " + tick
+          + " but its entry says " + entryTick);
+      checkInBin(queue, timer, tick, bin, where, resolution);
+    }
+    int liveById = live;
+    that(liveById == idBin.size, () ->
+        name + " counts " + idBin.size + " timers but holds " + liveById);
+    int stale = idBin.tail / 2 - liveById;
+    that(stale <= 3 * liveById + IdBins.SLACK, () -> name + " has " + stale
+        + " stale entries for " + liveById + " timers");
+    return liveById;
   }
 
   /**
@@ -166,12 +191,12 @@ final class HiTimeInvariants {
    * from it at bit {@code bin}, and has the tick its deadline dictates.
    */
   private static void checkInBin(HiTimeTimerQueue<?> queue, HiTimeTimer<?> timer, long tick,
-      int bin, String where, long resolution) {
-    that(Long.compareUnsigned(tick, queue.nowTick) > 0, where + " is not ahead");
-    that(63 - Long.numberOfLeadingZeros(tick ^ queue.nowTick) == bin,
-        where + " with tick " + tick + " belongs in another bin");
-    that(tick == dictatedTick(queue, timer, resolution),
-        where + " has tick " + tick + ", its deadline dictates "
+      int bin, Supplier<String> where, long resolution) {
+    that(Long.compareUnsigned(tick, queue.nowTick) > 0, () -> where.get() + " is not ahead");
+    that(63 - Long.numberOfLeadingZeros(tick ^ queue.nowTick) == bin, () ->
+        where.get() + " with tick " + tick + " belongs in another bin");
+    that(tick == dictatedTick(queue, timer, resolution), () ->
+        where.get() + " has tick " + tick + ", its deadline dictates "
             + dictatedTick(queue, timer, resolution));
   }
 
@@ -191,48 +216,50 @@ final class HiTimeInvariants {
   }
 
   private static void once(Map<TimerBucket<?>, String> seen, TimerBucket<?> bucket, String name) {
-    that(bucket != null, name + " is missing");
+    that(bucket != null, () -> name + " is missing");
     String before = seen.put(bucket, name);
-    that(before == null, name + " is also " + before);
+    that(before == null, () -> name + " is also " + before);
   }
 
   /** The timers of one bucket, checking its slots, their timers and the bound on its holes. */
   private static List<HiTimeTimer<?>> members(
       HiTimeTimerQueue<?> queue, TimerBucket<?> bucket, String name) {
-    that(bucket.owner == queue, name + " belongs to another queue");
+    that(bucket.owner == queue, () -> name + " belongs to another queue");
     HiTimeTimer<?>[] slots = bucket.slots;
-    that(0 <= bucket.head && bucket.head <= bucket.tail && bucket.tail <= slots.length,
+    that(0 <= bucket.head && bucket.head <= bucket.tail && bucket.tail <= slots.length, () ->
         name + " has head " + bucket.head + ", tail " + bucket.tail + " and " + slots.length
             + " slots");
     List<HiTimeTimer<?>> members = new ArrayList<>();
     int unsettled = 0;
-    for (int index = 0; index < slots.length; index++) {
+    for (int slot = 0; slot < slots.length; slot++) {
+      int index = slot;
       HiTimeTimer<?> timer = slots[index];
       if (index < bucket.head || index >= bucket.tail) {
-        that(timer == null, name + " holds " + timer + " in slot " + index + ", outside ["
+        that(timer == null, () -> name + " holds " + timer + " in slot " + index + ", outside ["
             + bucket.head + ", " + bucket.tail + ")");
       } else if (isUnsettled(queue, bucket, index)) {
-        that(timer != null, name + " has slot " + index + " to clear, which is empty");
-        that(timer.queue == queue, name + " has slot " + index + " to clear, which holds "
+        that(timer != null, () -> name + " has slot " + index + " to clear, which is empty");
+        that(timer.queue == queue, () -> name + " has slot " + index + " to clear, which holds "
             + timer + " of another queue");
-        that(timer.slot != index || queue.bucketOf(cast(timer)) != bucket, name + " has slot "
+        that(timer.slot != index || queue.bucketOf(cast(timer)) != bucket, () -> name + " has slot "
             + index + " to clear, which holds " + timer + ", still in it");
         unsettled++;
       } else if (timer != null) {
-        that(timer.queue == queue, name + " holds " + timer + " of another queue");
+        that(timer.queue == queue, () -> name + " holds " + timer + " of another queue");
         int tag = bucket.bin == TimerBucket.DUE ? HiTimeTimer.DUE_SLOT : 0;
-        that(timer.slot == (index | tag), name + " holds " + timer + " in slot " + index
+        that(timer.slot == (index | tag), () -> name + " holds " + timer + " in slot " + index
             + ", which says it is in slot " + timer.slot);
-        that(timer.isPending() && queue.bucketOf(cast(timer)) == bucket, name + " holds "
+        that(timer.isPending() && queue.bucketOf(cast(timer)) == bucket, () -> name + " holds "
             + timer + ", which its queue finds in another bucket");
-        that(timer.isPending(), name + " holds " + timer + ", which is not pending");
+        that(timer.isPending(), () -> name + " holds " + timer + ", which is not pending");
         members.add(timer);
       }
     }
-    that(bucket.size == members.size() + unsettled, name + " says it holds " + bucket.size
-        + " timers but holds " + members.size() + (unsettled == 0 ? "" : " and one to clear"));
+    boolean toClear = unsettled != 0;
+    that(bucket.size == members.size() + unsettled, () -> name + " says it holds " + bucket.size
+        + " timers but holds " + members.size() + (toClear ? " and one to clear" : ""));
     int holes = bucket.tail - bucket.head - bucket.size;
-    that(holes <= 3 * bucket.size + TimerBucket.SLACK,
+    that(holes <= 3 * bucket.size + TimerBucket.SLACK, () ->
         name + " holds " + holes + " holes for " + bucket.size + " timers");
     return members;
   }
@@ -252,9 +279,13 @@ final class HiTimeInvariants {
     return (HiTimeTimer<T>) timer;
   }
 
-  private static void that(boolean condition, String message) {
+  /**
+   * Fails with the message if the condition is false. The message is built only then: built for
+   * every timer of every check, it made the soak profile's structure tests several times slower.
+   */
+  private static void that(boolean condition, Supplier<String> message) {
     if (!condition) {
-      throw new AssertionError(message);
+      throw new AssertionError(message.get());
     }
   }
 }
