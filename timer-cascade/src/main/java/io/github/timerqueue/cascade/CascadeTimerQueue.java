@@ -761,8 +761,8 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
   /**
    * Whether a timer in the wheel whose tick is at or after the base has the base's tick: what
    * {@code tickOf(timer) == base} says, from its deadline alone. The sorted bucket's timers are
-   * handed out by this test, which rounds nothing: deriving each one's tick instead took about one
-   * of the sixteen nanoseconds per fired timer of a single TTL at a million timers.
+   * handed out by this test, which rounds nothing: deriving each one's tick instead took about 0.7
+   * of the 16 nanoseconds per fired timer of a single TTL at a million timers.
    */
   private boolean isDueAtBase(CascadeTimer<?> timer) {
     return Long.compareUnsigned(timer.deadline() - dueDeadlinesFrom, dueDeadlinesSpan) <= 0;
