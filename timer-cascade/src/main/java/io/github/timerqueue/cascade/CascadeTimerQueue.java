@@ -1097,11 +1097,7 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
 
   /** Whether the running advance has sorted timers left to hand out ahead of its firing bucket. */
   private boolean sortedHasDue() {
-    if (!sortedDue) {
-      return false;
-    }
-    CascadeTimer<?> first = sorted.peekFirst();
-    return first != null && isDueAtBase(first);
+    return sortedDue && sortedHoldsBase();
   }
 
   /**
