@@ -1,5 +1,7 @@
 package io.github.timerqueue.bench;
 
+import java.util.Arrays;
+
 /**
  * Not a timer structure: the least that schedule+cancel and reschedule can cost a strategy that
  * files handle objects in buckets of slots, as {@code hitime}, the wheel and {@code cascade} do,
@@ -8,7 +10,7 @@ package io.github.timerqueue.bench;
  * run. {@link MemoryFloorBenchmark} measures the same touches without the harness, to follow their
  * growth with the population.
  *
- * <p>Three depths, by contender name, each doing what the one before does and more:
+ * <p>Four depths, by contender name, each doing what the one before does and more:
  *
  * <ul>
  *   <li>{@value #TOUCHES}: the caller's handle array, the handle (its owner checked, its deadline
@@ -23,12 +25,21 @@ package io.github.timerqueue.bench;
  *   <li>{@value #COUNTED}: each ring counts its timers, and a bitmap marks the bins that hold any,
  *       the bookkeeping without which a strategy cannot tell its next expiry. A ring counts a
  *       timer out when its slot is cleared, so a cancel leaves that to the next operation too.
+ *   <li>{@value #COMPACTED}: each bin's slots are an array, not a ring, of twice the bin's share
+ *       of the timers: beside a 32-byte handle, the most that 40 bytes per timer leave. An append
+ *       that finds the array's end makes room as a first-in, first-out bucket must: it slides the
+ *       timers down over the holes in their order, rewrites the position of each timer it moved,
+ *       and doubles the array if more than half of its slots still hold timers, as {@code
+ *       hitime}'s buckets do. A reschedule that finds its own bin's array full clears its old
+ *       slot before it appends, so that making room does not move the timer it is moving.
  * </ul>
  *
- * What none of them does, and every real strategy must: make room. A ring's tail runs on over the
- * slots of timers that are still in it, where a real bucket compacts or grows rather than lose
- * them, so each depth is a floor, never an estimate. It fires nothing: {@link #advance} only checks
- * that nothing is due, as the fill's first move of the clock finds.
+ * What the first three do not do, and every real strategy must: make room. A ring's tail runs on
+ * over the slots of timers that are still in it, where a real bucket compacts or grows rather than
+ * lose them. The last makes room but does nothing else that a strategy must: it keeps no order of
+ * ticks, checks no argument and has no timers due. So each depth is a floor, never an estimate. A
+ * floor fires nothing: {@link #advance} only checks that nothing is due, as the fill's first move
+ * of the clock finds.
  */
 final class BucketFloor implements Timers {
   /** The contender name of the bare touches. */
@@ -37,6 +48,8 @@ final class BucketFloor implements Timers {
   static final String BINNED = "floor-binned";
   /** The contender name of the binned touches with the buckets' counts kept. */
   static final String COUNTED = "floor-counted";
+  /** The contender name of the counted touches in arrays that make room for their timers. */
+  static final String COMPACTED = "floor-compacted";
 
   /** The workloads' deadlines span this many bits of ticks ({@link Scenario#WIDE_RANGE}). */
   private static final int TICK_BITS =
@@ -53,14 +66,56 @@ final class BucketFloor implements Timers {
     int position = -1;
   }
 
-  /** A ring of slots with its tail and, at the {@link #COUNTED} depth, its count of timers. */
+  /**
+   * A ring of slots with its tail and, from the {@link #COUNTED} depth on, its count of timers; at
+   * the {@link #COMPACTED} depth an array whose tail stops at its end.
+   */
   static final class Ring {
-    final Handle[] slots;
+    Handle[] slots;
     int tail;
     int size;
 
     Ring(int capacity) {
       slots = new Handle[capacity];
+    }
+
+    /**
+     * Slides the timers down over the holes, in their order, and rewrites the position of each
+     * one moved; then doubles the array if more than half its slots hold timers. {@code taken} is
+     * scratch space for the positions of one stretch of slots.
+     */
+    void makeRoom(int[] taken) {
+      Handle[] slots = this.slots;
+      int packed = 0;
+      int firstMoved = tail;
+      for (int start = 0; start < tail; start += taken.length) {
+        int end = Math.min(start + taken.length, tail);
+        // The taken positions first, with no branch on whether each slot holds a timer, which
+        // holes left at random would mispredict every other slot.
+        int count = 0;
+        for (int index = start; index < end; index++) {
+          taken[count] = index;
+          count += slots[index] != null ? 1 : 0;
+        }
+        for (int i = 0; i < count; i++) {
+          int index = taken[i];
+          if (index != packed) {
+            firstMoved = Math.min(firstMoved, packed);
+            slots[packed] = slots[index];
+          }
+          packed++;
+        }
+      }
+      Arrays.fill(slots, packed, tail, null);
+      // Apart from the moves, whose reference stores each fence under G1: these writes miss, and
+      // here they overlap.
+      for (int index = firstMoved; index < packed; index++) {
+        slots[index].position = index;
+      }
+      tail = packed;
+      if (packed > slots.length / 2) {
+        this.slots = Arrays.copyOf(slots, 2 * slots.length);
+      }
     }
   }
 
@@ -68,6 +123,9 @@ final class BucketFloor implements Timers {
   private final Ring[] rings = new Ring[BINS];
   private final boolean binned;
   private final boolean counted;
+  private final boolean compacted;
+  /** Scratch space of {@link Ring#makeRoom}. */
+  private final int[] taken = new int[256];
   /** The bins whose rings hold timers, kept at the {@link #COUNTED} depth. */
   private long occupied;
   private long size;
@@ -77,7 +135,8 @@ final class BucketFloor implements Timers {
 
   /** Whether {@code name} is one of the floors' contender names. */
   static boolean isFloor(String name) {
-    return name.equals(TOUCHES) || name.equals(BINNED) || name.equals(COUNTED);
+    return name.equals(TOUCHES) || name.equals(BINNED) || name.equals(COUNTED)
+        || name.equals(COMPACTED);
   }
 
   /**
@@ -88,16 +147,21 @@ final class BucketFloor implements Timers {
   BucketFloor(String name, int capacity) {
     if (!isFloor(name)) {
       throw new IllegalArgumentException(
-          "'" + name + "' is not a floor; floors are " + TOUCHES + ", " + BINNED + ", " + COUNTED);
+          "'" + name + "' is not a floor; floors are " + TOUCHES + ", " + BINNED + ", " + COUNTED
+              + ", " + COMPACTED);
     }
     handles = new Object[capacity];
     binned = !name.equals(TOUCHES);
-    counted = name.equals(COUNTED);
+    compacted = name.equals(COMPACTED);
+    counted = compacted || name.equals(COUNTED);
     if (binned) {
-      // Each bin's ring twice as large as the share of uniform delays that falls in it.
+      // Each bin twice as large as the share of uniform delays that falls in it: bin b holds the
+      // 2^b ticks from 2^b on, the last bin only the range's last tick.
       for (int bin = 0; bin <= TICK_BITS; bin++) {
-        long share = ((long) capacity << bin) >>> TICK_BITS;
-        rings[bin] = new Ring(ringCapacity(2 * share));
+        long ticks = bin < TICK_BITS ? 1L << bin : 1;
+        long share = ((long) capacity * ticks) >>> TICK_BITS;
+        rings[bin] = new Ring(compacted
+            ? (int) Math.max(MIN_RING, 2 * share) : ringCapacity(2 * share));
       }
     } else {
       rings[0] = new Ring(ringCapacity(2L * capacity));
@@ -126,11 +190,16 @@ final class BucketFloor implements Timers {
 
   private void append(int bin, Handle handle) {
     Ring ring = rings[bin];
+    if (compacted && ring.tail == ring.slots.length) {
+      // Making room must not meet the slot that the last cancel left.
+      settle();
+      ring.makeRoom(taken);
+    }
     Handle[] slots = ring.slots;
     int position = ring.tail;
     slots[position] = handle;
     handle.position = position;
-    ring.tail = (position + 1) & (slots.length - 1);
+    ring.tail = compacted ? position + 1 : (position + 1) & (slots.length - 1);
     if (counted) {
       ring.size++;
       occupied |= 1L << bin;
@@ -191,8 +260,15 @@ final class BucketFloor implements Timers {
     Handle handle = own(handles[slot]);
     int position = handle.position;
     int from = binOf(handle.deadline);
+    int to = binOf(deadline);
     handle.deadline = deadline;
-    append(binOf(deadline), handle);
+    if (compacted && position >= 0 && to == from && rings[to].tail == rings[to].slots.length) {
+      settle();
+      leave(from, position);
+      append(to, handle);
+      return true;
+    }
+    append(to, handle);
     settle();
     if (position < 0) {
       size++;
@@ -200,6 +276,38 @@ final class BucketFloor implements Timers {
     }
     leave(from, position);
     return true;
+  }
+
+  /**
+   * Settles the last cancel, then checks that each pending timer is in the slot its handle names,
+   * in the bin of its deadline, and that each bin holds as many timers as it counts; for tests of
+   * the {@link #COMPACTED} depth, the only one whose slots keep every timer.
+   *
+   * @throws IllegalStateException naming the first timer or bin that is not where it should be
+   */
+  void checkSlots() {
+    settle();
+    for (int slot = 0; slot < handles.length; slot++) {
+      Handle handle = (Handle) handles[slot];
+      if (handle != null && handle.position >= 0) {
+        int bin = binOf(handle.deadline);
+        Ring ring = rings[bin];
+        if (handle.position >= ring.tail || ring.slots[handle.position] != handle) {
+          throw new IllegalStateException("the timer of slot " + slot + " is not at position "
+              + handle.position + " of bin " + bin + ", whose tail is " + ring.tail);
+        }
+      }
+    }
+    for (int bin = 0; bin < BINS; bin++) {
+      Ring ring = rings[bin];
+      if (ring != null) {
+        long held = Arrays.stream(ring.slots, 0, ring.tail).filter(h -> h != null).count();
+        if (held != ring.size) {
+          throw new IllegalStateException(
+              "bin " + bin + " holds " + held + " timers but counts " + ring.size);
+        }
+      }
+    }
   }
 
   /**

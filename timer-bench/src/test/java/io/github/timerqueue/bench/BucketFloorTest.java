@@ -20,7 +20,7 @@ import org.openjdk.jmh.runner.RunnerException;
  */
 class BucketFloorTest {
   private static final List<String> FLOORS =
-      List.of(BucketFloor.TOUCHES, BucketFloor.BINNED, BucketFloor.COUNTED);
+      List.of(BucketFloor.TOUCHES, BucketFloor.BINNED, BucketFloor.COUNTED, BucketFloor.COMPACTED);
   private static final int TIMERS = 2_000;
   private static final long R = Scenario.RESOLUTION;
 
@@ -45,6 +45,30 @@ class BucketFloorTest {
 
       assertThat(runs).as(benchmark.getSimpleName()).hasSize(FLOORS.size());
     }
+  }
+
+  @Test
+  void theCompactedFloorKeepsEachTimerInTheSlotItsHandleNames() {
+    BucketFloor floor = new BucketFloor(BucketFloor.COMPACTED, TIMERS);
+    SplittableRandom random = new SplittableRandom(11);
+    long now = Scenario.START_TIME;
+    for (int slot = 0; slot < TIMERS; slot++) {
+      floor.schedule(slot, now + random.nextLong(R, Scenario.WIDE_RANGE));
+    }
+    // Half of the deadlines fall in the top bin, of 2 * TIMERS / 2 slots: it fills and makes room
+    // about every TIMERS / 2 of these steps, with a cancel left unsettled or a reschedule within
+    // the bin among them.
+    for (int step = 0; step < 20 * TIMERS; step++) {
+      int slot = random.nextInt(TIMERS);
+      long deadline = now + random.nextLong(R, Scenario.WIDE_RANGE);
+      if (random.nextBoolean()) {
+        floor.reschedule(slot, deadline);
+      } else if (floor.cancel(slot)) {
+        floor.schedule(slot, deadline);
+      }
+      floor.checkSlots();
+    }
+    assertThat(floor.size()).isEqualTo(TIMERS);
   }
 
   @Test
