@@ -55,9 +55,9 @@ class BucketFloorTest {
     for (int slot = 0; slot < TIMERS; slot++) {
       floor.schedule(slot, now + random.nextLong(R, Scenario.WIDE_RANGE));
     }
-    // Half of the deadlines fall in the top bin, of 2 * TIMERS / 2 slots: it fills and makes room
-    // about every TIMERS / 2 of these steps, with a cancel left unsettled or a reschedule within
-    // the bin among them.
+    // Half of the deadlines fall in the highest bin they fill, which holds about TIMERS / 2 timers
+    // in TIMERS slots: it fills and makes room about every TIMERS of these steps, with a cancel
+    // left unsettled or a reschedule within the bin among them.
     for (int step = 0; step < 20 * TIMERS; step++) {
       int slot = random.nextInt(TIMERS);
       long deadline = now + random.nextLong(R, Scenario.WIDE_RANGE);
