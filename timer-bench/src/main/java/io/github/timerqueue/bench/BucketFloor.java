@@ -188,9 +188,14 @@ final class BucketFloor implements Timers {
     throw new IllegalArgumentException("not a handle of this floor: " + handle);
   }
 
+  /** Whether the next append to {@code ring} must make room first: at the last depth, when full. */
+  private boolean mustMakeRoom(Ring ring) {
+    return compacted && ring.tail == ring.slots.length;
+  }
+
   private void append(int bin, Handle handle) {
     Ring ring = rings[bin];
-    if (compacted && ring.tail == ring.slots.length) {
+    if (mustMakeRoom(ring)) {
       // Making room must not meet the slot that the last cancel left.
       settle();
       ring.makeRoom(taken);
@@ -262,8 +267,8 @@ final class BucketFloor implements Timers {
     int from = binOf(handle.deadline);
     int to = binOf(deadline);
     handle.deadline = deadline;
-    if (compacted && position >= 0 && to == from && rings[to].tail == rings[to].slots.length) {
-      settle();
+    if (position >= 0 && to == from && mustMakeRoom(rings[to])) {
+      // The append settles the last cancel before it makes room.
       leave(from, position);
       append(to, handle);
       return true;
