@@ -237,7 +237,7 @@ final class Level<T> {
       WheelTimer<T> next = listedTimer.nextListed();
       // Out of the list, its link leads straight to its owner's level (WheelTimer#link).
       listedTimer.link = this;
-      bucket.append(listedTimer);
+      bucket.append(listedTimer, owner.keyOf(listedTimer));
       listedTimer = next;
     }
     return bucket;

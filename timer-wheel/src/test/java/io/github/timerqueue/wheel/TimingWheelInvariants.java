@@ -271,8 +271,22 @@ final class TimingWheelInvariants {
       return size;
     }
 
+    /**
+     * Checks the keys of a slot's bucket, and that a bucket which says its timers are in key order
+     * holds them so, where it must know (slots of at most 2^32 keys, level 1's among them): a level
+     * passing a slot of level 1 hands its timers out as sorted if it says so.
+     */
     private void checkKeyedSlot(Level<T> level, int slot, Bucket<T> bucket) {
-      bucket.forEach(timer -> checkKey(level, slot, timer));
+      boolean claimsOrder = bucket.keysInOrder && level.shift <= Integer.SIZE;
+      long[] last = {0};
+      bucket.forEach(timer -> {
+        checkKey(level, slot, timer);
+        long key = wheel.keyOf(timer);
+        check(!claimsOrder || Long.compareUnsigned(key, last[0]) >= 0,
+            "slot " + slot + " of level " + level.index + " says its keys are in order, but key "
+                + Long.toUnsignedString(key) + " follows " + Long.toUnsignedString(last[0]));
+        last[0] = key;
+      });
     }
 
     private void checkKey(Level<T> level, int slot, WheelTimer<T> timer) {

@@ -326,7 +326,7 @@ class WheelStorageTest {
   void aPassedSlotOfLevelOneInDeadlineOrderStandsInForLevelZeroAndHandsOutItsTimersInPlace() {
     TimingWheel<Integer> wheel = sortedSlotAhead(8);
     Bucket<Integer> slot = wheel.levels[1].bucketAt(wheel.levels[1].slotOf(16), false);
-    assertThat(slot.inKeyOrder()).isTrue();
+    assertThat(slot.keysInOrder).isTrue();
     assertThat(wheel.advance(16, timer -> {})).isZero();
     assertThat(wheel.sorted).as("the slot's bucket, its timers not moved").isSameAs(slot);
     assertThat(wheel.levels[0].keyed).as("level 0's slots hold nothing").isZero();
@@ -359,6 +359,43 @@ class WheelStorageTest {
     assertThat(wheel.size()).isZero();
     assertThat(wheel.sorted.fill).isZero();
     TimingWheelInvariants.check(wheel);
+  }
+
+  @Test
+  void aSlotKnowsItsOrderFromTheKeysItsTimersJoinedWithAndForgetsItWhenItEmpties() {
+    // Keys 16 to 31 are one slot of level 1. Timers armed there in falling key order leave its
+    // bucket out of order, and it stays so when the one out of order is cancelled; emptied, the
+    // bucket goes back to the spare buckets, and the slot takes it again for timers that come in
+    // rising order, which it keeps whole when the clock enters their keys.
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    Level<Integer> levelOne = wheel.levels[1];
+    List<TimerHandle<Integer>> armed = new ArrayList<>();
+    for (int key = 16; key < 24; key++) {
+      armed.add(wheel.schedule(key + 1, key));
+    }
+    Bucket<Integer> bucket = levelOne.bucketAt(levelOne.slotOf(16), false);
+    assertThat(bucket.keysInOrder).as("keys 16 to 23 in rising order").isTrue();
+    armed.add(wheel.schedule(16 + 1, 16));
+    assertThat(bucket.keysInOrder).as("key 16 after 23").isFalse();
+    wheel.cancel(armed.remove(armed.size() - 1));
+    wheel.settle();
+    assertThat(bucket.keysInOrder).as("told by the keys that joined, not those left").isFalse();
+    TimingWheelInvariants.check(wheel);
+
+    armed.forEach(wheel::cancel);
+    wheel.settle();
+    assertThat(levelOne.bucketAt(levelOne.slotOf(16), false)).as("emptied, spare").isNull();
+    List<Integer> expected = new ArrayList<>();
+    for (int key = 16; key < 32; key++) {
+      wheel.schedule(key + 1, key);
+      expected.add(key);
+    }
+    assertThat(levelOne.bucketAt(levelOne.slotOf(16), false)).isSameAs(bucket);
+    assertThat(bucket.keysInOrder).as("the same bucket, its order told afresh").isTrue();
+    TimingWheelInvariants.check(wheel);
+    wheel.advance(16, timer -> {});
+    assertThat(wheel.sorted).as("kept whole as the sorted bucket").isSameAs(bucket);
+    assertThat(advanceStepByStep(wheel, 32)).isEqualTo(expected);
   }
 
   @ParameterizedTest
