@@ -363,8 +363,8 @@ class WheelStorageTest {
 
   @Test
   void aSlotKnowsItsOrderFromTheKeysItsTimersJoinedWithAndForgetsItWhenItEmpties() {
-    // Keys 16 to 31 are one slot of level 1. Timers armed there in falling key order leave its
-    // bucket out of order, and it stays so when the one out of order is cancelled; emptied, the
+    // Keys 16 to 31 are one slot of level 1. A timer armed there with a key below the last one's
+    // leaves its bucket out of order, and it stays so when that timer is cancelled; emptied, the
     // bucket goes back to the spare buckets, and the slot takes it again for timers that come in
     // rising order, which it keeps whole when the clock enters their keys.
     TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
