@@ -278,6 +278,41 @@ final class Bucket<T> {
   }
 
   /**
+   * Puts the timers pending in this bucket's slab slots {@code slots[0]} to {@code
+   * slots[count - 1]}, every one of its timers, into a new chain in that order, with no holes, and
+   * gives the old chain back to the slab, its references cleared; the timers are then in key
+   * order, the last of key {@code lastKey} ({@link KeySort}). The counts do not change.
+   */
+  void rechain(int[] slots, int count, long lastKey) {
+    Slab<T> slab = owner.slab;
+    int oldFirst = first;
+    int oldLast = last;
+    int oldFill = fill;
+    first = Slab.NO_CHUNK;
+    last = Slab.NO_CHUNK;
+    fill = 0;
+    leadingHoles = 0;
+    for (int i = 0; i < count; i++) {
+      // Read before a chunk is taken, which may grow the slab.
+      WheelTimer<T> timer = slab.get(slots[i]);
+      takeChunkIfFull(slab);
+      int slot = slotIn(last, fill++);
+      slab.set(slot, timer);
+      timer.slot = slot;
+    }
+    int chunk = oldFirst;
+    for (int start = 0; start < oldFill; start += Slab.CHUNK) {
+      int chunkStart = chunk << Slab.CHUNK_SHIFT;
+      WheelTimer<T>[] page = slab.pageOf(chunkStart);
+      Arrays.fill(page, Slab.offset(chunkStart), Slab.offset(chunkStart) + Slab.CHUNK, null);
+      chunk = slab.next(chunk);
+    }
+    slab.give(oldFirst, oldLast, chunksFor(oldFill));
+    keysInOrder = true;
+    this.lastKey = (int) lastKey;
+  }
+
+  /**
    * Gives back the first {@code chunks} chunks of the chain, whose filled slots are all holes
    * (their references stale), and which do not hold the last filled slot: the part that the wheel
    * has handed out of its sorted bucket ({@link TimingWheel#sorted}), which would otherwise wait

@@ -208,8 +208,13 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    *   later). Moving the slot down had cost a read of every timer and a reference store per
    *   timer. Telling its order reads none: each bucket keeps it from the keys its timers join
    *   with (Bucket#keysInOrder), where reading every timer of the slot to tell made a single
-   *   TTL's flow about 8% slower. Passed slots elsewhere move down in runs of one key: the runs
-   *   of a single TTL go with one array copy per chunk (Bucket#moveAll).
+   *   TTL's flow about 8% slower. A slot of level 1 out of key order, with at least one timer
+   *   per key, is sorted by key in its bucket when the clock enters it (KeySort), a stable
+   *   counting sort that is the lazy radix sort's step into level 0 done in place, and then
+   *   stands in for level 0 in the same way: moved down, its timers took a bucket and a chunk
+   *   for each key, each chunk a card at random for G1's refinement threads to scan. Passed
+   *   slots elsewhere move down in runs of one key: the runs of a single TTL go with one array
+   *   copy per chunk (Bucket#moveAll).
    *   Its timers are handed out and re-armed, with a single TTL, in runs into one slot of level 1:
    *   the bucket that filing joined last is kept (filedTo) while it stays in its slot, so a timer
    *   whose key is one of that slot's is appended to it without finding its level, its slot and
@@ -310,6 +315,12 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    * until then: only counting out can release or compact it.
    */
   int unsettledSlot = WheelTimer.NOT_PENDING;
+
+  /**
+   * Sorts a passed slot of level 1 whose timers are not in key order, made when the first slot
+   * full enough to sort is passed ({@link KeySort}).
+   */
+  KeySort<T> keySort;
 
   /** What {@link Bucket#readAhead} read last: kept so that its reads are made. */
   long readAhead;
@@ -1100,19 +1111,32 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   }
 
   /**
-   * Whether a passed bucket becomes the {@link #sorted} one, its timers staying in their slots:
-   * a slot of level 1 (by key) whose timers are in key order, passed as the clock enters its
-   * first key, so that its keys are exactly level 0's part now and none is due yet (the sorted
-   * bucket before it holds earlier keys, all due). With a single TTL every slot of level 1 is one,
-   * and the lazy radix sort then has nothing to sort: moving its timers down into one bucket per
-   * key was most of what a timer cost between being armed and firing.
+   * Whether a passed bucket becomes the {@link #sorted} one, its timers staying in their bucket:
+   * a slot of level 1 (by key) passed as the clock enters its first key, so that its keys are
+   * exactly level 0's part now and none is due yet (the sorted bucket before it holds earlier
+   * keys, all due), whose timers are in key order or, at least one per key of the slot, are sorted
+   * by key here ({@link KeySort}). With a single TTL every slot of level 1 is in order, and the
+   * lazy radix sort then has nothing to sort: moving its timers down into one bucket per key was
+   * most of what a timer cost between being armed and firing.
    */
   private boolean becomesSorted(Bucket<T> bucket) {
     Level<T> level = bucket.level;
-    return level.index == 1 && !bucket.coarse
-        && (minAllowedKey & ((1L << level.shift) - 1)) == 0
-        && keyOf(bucket.first()) >>> level.shift == minAllowedKey >>> level.shift
-        && bucket.keysInOrder;
+    if (level.index != 1 || bucket.coarse
+        || (minAllowedKey & ((1L << level.shift) - 1)) != 0
+        || keyOf(bucket.first()) >>> level.shift != minAllowedKey >>> level.shift) {
+      return false;
+    }
+    if (bucket.keysInOrder) {
+      return true;
+    }
+    if (!KeySort.worthSorting(bucket.size, level.shift, size)) {
+      return false;
+    }
+    if (keySort == null) {
+      keySort = new KeySort<>();
+    }
+    keySort.sort(bucket, minAllowedKey, level.shift);
+    return true;
   }
 
   /**

@@ -15,6 +15,7 @@ import java.util.SplittableRandom;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -215,11 +216,26 @@ class WheelStorageTest {
     return fired;
   }
 
-  @Test
-  void runsOfOneKeyMovedDownKeepArmingOrderAcrossChunksHolesAndKeysThatComeAgain() {
+  /**
+   * Arms {@code count} timers with payload -1 at key 250, in a slot of level 1 of a wheel "4,4"
+   * that no test here advances to: three for each timer of a slot that a test wants sorted when
+   * passed, which a slot is only while it holds at most a quarter of the wheel's timers ({@link
+   * KeySort#worthSorting}).
+   */
+  private static void armFarAhead(TimingWheel<Integer> wheel, int count) {
+    for (int i = 0; i < count; i++) {
+      wheel.schedule(251, -1);
+    }
+  }
+
+  @ParameterizedTest(name = "the clock entering the slot at {0}")
+  @ValueSource(longs = {16, 17})
+  void runsOfOneKeyPassedDownKeepArmingOrderAcrossChunksHolesAndKeysThatComeAgain(long enter) {
     // Level 1's slot of keys 16 to 31 gets runs of one key of every length from 1 to 40, so runs
     // start and end at every offset of a chunk, on both sides of the move; keys come again after
-    // other keys, joining the bucket they filled before; cancels cut runs in two.
+    // other keys, joining the bucket they filled before; cancels cut runs in two. Entered at its
+    // first key, the slot is sorted in its bucket; entered past it, its timers move down, key 16's
+    // into the due bucket.
     TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
     List<List<Integer>> expectedByKey = new ArrayList<>();
     for (int key = 16; key < 32; key++) {
@@ -244,23 +260,32 @@ class WheelStorageTest {
     }
     List<Integer> expected = new ArrayList<>();
     expectedByKey.forEach(expected::addAll);
+    armFarAhead(wheel, 3 * timers.size());
 
-    assertThat(wheel.advance(16, timer -> {})).isZero();
+    List<Integer> fired = new ArrayList<>();
+    wheel.advance(enter, timer -> fired.add(timer.payload()));
     TimingWheelInvariants.check(wheel);
+    assertThat(wheel.sorted == passed).as("sorted in its bucket").isEqualTo(enter == 16);
+    assertThat(fired).as("key 16's timers, due when entered past it")
+        .isEqualTo(enter == 16 ? List.of() : expectedByKey.get(0));
     for (TimerHandle<Integer> timer : timers) {
       if (timer.isPending()) {
         assertThat(WheelProbe.where(wheel, timer)).isEqualTo("level 0");
       }
     }
-    assertThat(advanceStepByStep(wheel, 32)).as("key by key, in arming order").isEqualTo(expected);
-    assertThat(wheel.size()).isZero();
+    fired.addAll(advanceStepByStep(wheel, 32));
+    assertThat(fired).as("key by key, in arming order").isEqualTo(expected);
+    assertThat(wheel.size()).as("only those far ahead").isEqualTo(3 * timers.size());
   }
 
-  @Test
-  void aRunMovedDownWhileTheSlabIsFullIsCopiedFromTheSourceAsTheSlabGrows() {
-    // Eight keys of eight timers fill the four chunks a new slab has, so the first chunk the
-    // move takes grows the slab, which copies the page it reads from. The keys come in falling
-    // order, so that the bucket is moved down rather than kept as the sorted one.
+  @ParameterizedTest(name = "the clock entering the slot at {0}")
+  @ValueSource(longs = {16, 17})
+  void aSlotPassedWhileTheSlabIsFullIsReadFromItsOldChunksAsTheSlabGrows(long enter) {
+    // Eight keys of eight timers, and timers far ahead until the slab has no chunk free, so the
+    // first chunk that passing the keys' slot takes grows the slab, which copies the first page,
+    // the one it reads from. The keys come in falling order: entered at its first key the slot is
+    // sorted into new chunks of its bucket, entered past it its timers move down, key 16's into
+    // the due bucket.
     TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
     List<Integer> armed = new ArrayList<>();
     for (int key = 23; key >= 16; key--) {
@@ -271,14 +296,95 @@ class WheelStorageTest {
       }
       armed.addAll(0, ofKey);
     }
-    assertThat(wheel.slab.chunks()).isEqualTo(Slab.INITIAL_CHUNKS);
-    assertThat(wheel.slab.freeChunks).as("every chunk holds timers").isZero();
+    armFarAhead(wheel, 3 * 64);
+    while (wheel.slab.freeChunks > 0) {
+      armFarAhead(wheel, 1);
+    }
+    int chunks = wheel.slab.chunks();
+    assertThat(chunks).as("within the first page, which grows by copying").isLessThan(
+        Slab.PAGE_CHUNKS);
+
+    List<Integer> fired = new ArrayList<>();
+    wheel.advance(enter, timer -> fired.add(timer.payload()));
+    assertThat(fired).hasSize(enter == 16 ? 0 : 8);
+    assertThat(wheel.slab.chunks()).as("the slab grew during the pass").isGreaterThan(chunks);
+    TimingWheelInvariants.check(wheel);
+    fired.addAll(advanceStepByStep(wheel, 24));
+    assertThat(fired).isEqualTo(armed);
+  }
+
+  @Test
+  void aPassedSlotOfLevelOneOutOfKeyOrderIsSortedInItsBucketStablyAndWithoutHoles() {
+    // Keys 16 to 31 are one slot of level 1, sixteen keys: 48 timers at random keys among them,
+    // several to a key, a few cancelled. Entering the slot's first key sorts its bucket by key,
+    // arming order kept among equal keys, into whole chunks: nothing moves to level 0, whose slots
+    // hold no bucket and no short list of those keys, and the timers fire key by key. Timers far
+    // ahead make the slot a quarter of the wheel's, as sorting it requires.
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    Level<Integer> levelOne = wheel.levels[1];
+    SplittableRandom random = new SplittableRandom(11);
+    List<TimerHandle<Integer>> timers = new ArrayList<>();
+    List<long[]> keyAndPayload = new ArrayList<>();
+    for (int i = 0; i < 48; i++) {
+      int key = 16 + random.nextInt(16);
+      TimerHandle<Integer> timer = wheel.schedule(key + 1, i);
+      if (i % 5 == 2) {
+        wheel.cancel(timer);
+      } else {
+        timers.add(timer);
+        keyAndPayload.add(new long[] {key, i});
+      }
+    }
+    armFarAhead(wheel, 3 * 48);
+    wheel.settle();
+    Bucket<Integer> bucket = levelOne.bucketAt(levelOne.slotOf(16), false);
+    assertThat(bucket.keysInOrder).isFalse();
+    assertThat(bucket.fill).as("with holes").isGreaterThan(bucket.size);
+    keyAndPayload.sort((a, b) -> Long.compare(a[0], b[0]));
+    List<Integer> expected = new ArrayList<>();
+    keyAndPayload.forEach(pair -> expected.add((int) pair[1]));
 
     assertThat(wheel.advance(16, timer -> {})).isZero();
-    assertThat(wheel.slab.chunks()).as("the slab grew during the move").isGreaterThan(
-        Slab.INITIAL_CHUNKS);
+    assertThat(wheel.sorted).as("the slot's bucket").isSameAs(bucket);
+    assertThat(bucket.keysInOrder).isTrue();
+    assertThat(bucket.fill).as("no holes").isEqualTo(bucket.size).isEqualTo(timers.size());
+    assertThat(Bucket.chunksFor(bucket.fill)).isEqualTo(3);
+    assertThat(wheel.levels[0].keyed).as("level 0's slots hold nothing").isZero();
+    List<Integer> inBucket = new ArrayList<>();
+    bucket.forEach(timer -> inBucket.add(timer.payload()));
+    assertThat(inBucket).as("by key, in arming order among equal keys").isEqualTo(expected);
     TimingWheelInvariants.check(wheel);
-    assertThat(advanceStepByStep(wheel, 24)).isEqualTo(armed);
+    assertThat(advanceStepByStep(wheel, 32)).isEqualTo(expected);
+    assertThat(wheel.sorted.fill).as("every chunk back").isZero();
+  }
+
+  @ParameterizedTest(name = "{0} timers per key, {1} far ahead")
+  @CsvSource({"1, 300", "2, 0"})
+  void aPassedSlotOfLevelOneTooSparseOrTooLargeToSortMovesDownAndMakesNoArrays(
+      int perKey, int farAhead) {
+    // Timers in falling key order over fifteen of the sixteen keys of level 1's slot: one per
+    // key, fewer timers than keys, would cost arrays and a pass over the keys for fewer timers;
+    // two per key, with nothing else pending, hold all of the wheel's timers, for which the arrays
+    // would be kept at twelve bytes per timer. Either way they move down into level 0's slots,
+    // as Timing_wheel moves them.
+    TimingWheel<Integer> wheel = wheel("4,4", 0, 1);
+    List<Integer> expected = new ArrayList<>();
+    for (int key = 30; key >= 16; key--) {
+      for (int i = 0; i < perKey; i++) {
+        wheel.schedule(key + 1, key);
+        expected.add(0, key);
+      }
+    }
+    armFarAhead(wheel, farAhead);
+    Bucket<Integer> bucket = wheel.levels[1].bucketAt(wheel.levels[1].slotOf(16), false);
+    assertThat(bucket.keysInOrder).isFalse();
+
+    assertThat(wheel.advance(16, timer -> {})).isZero();
+    assertThat(wheel.sorted).isNotSameAs(bucket);
+    assertThat(wheel.levels[0].keyed).as("moved down").isEqualTo(15 * perKey);
+    assertThat(wheel.keySort).as("never made").isNull();
+    TimingWheelInvariants.check(wheel);
+    assertThat(advanceStepByStep(wheel, 32)).isEqualTo(expected);
   }
 
   @Test
