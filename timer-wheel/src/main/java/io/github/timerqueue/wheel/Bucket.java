@@ -288,10 +288,7 @@ final class Bucket<T> {
     int oldFirst = first;
     int oldLast = last;
     int oldFill = fill;
-    first = Slab.NO_CHUNK;
-    last = Slab.NO_CHUNK;
-    fill = 0;
-    leadingHoles = 0;
+    startNewChain();
     for (int i = 0; i < count; i++) {
       // Read before a chunk is taken, which may grow the slab.
       WheelTimer<T> timer = slab.get(slots[i]);
@@ -300,11 +297,8 @@ final class Bucket<T> {
       slab.set(slot, timer);
       timer.slot = slot;
     }
-    int chunk = oldFirst;
-    for (int start = 0; start < oldFill; start += Slab.CHUNK) {
-      int chunkStart = chunk << Slab.CHUNK_SHIFT;
-      WheelTimer<T>[] page = slab.pageOf(chunkStart);
-      Arrays.fill(page, Slab.offset(chunkStart), Slab.offset(chunkStart) + Slab.CHUNK, null);
+    for (int start = 0, chunk = oldFirst; start < oldFill; start += Slab.CHUNK) {
+      clearChunk(slab, chunk);
       chunk = slab.next(chunk);
     }
     slab.give(oldFirst, oldLast, chunksFor(oldFill));
@@ -322,9 +316,7 @@ final class Bucket<T> {
     Slab<T> slab = owner.slab;
     for (int i = 0; i < chunks; i++) {
       int chunk = first;
-      int chunkStart = chunk << Slab.CHUNK_SHIFT;
-      WheelTimer<T>[] page = slab.pageOf(chunkStart);
-      Arrays.fill(page, Slab.offset(chunkStart), Slab.offset(chunkStart) + Slab.CHUNK, null);
+      clearChunk(slab, chunk);
       first = slab.next(chunk);
       slab.give(chunk, chunk, 1);
       fill -= Slab.CHUNK;
@@ -385,11 +377,8 @@ final class Bucket<T> {
     int chunk = first;
     int end = fill;
     int count = size;
-    first = Slab.NO_CHUNK;
-    last = Slab.NO_CHUNK;
-    fill = 0;
+    startNewChain();
     size = 0;
-    leadingHoles = 0;
     long readAhead = 0;
     for (int start = 0; start < end; start += Slab.CHUNK) {
       readAhead ^= readAhead(slab, chunk);
@@ -420,9 +409,8 @@ final class Bucket<T> {
       if (runLength > 0) {
         moveRun(into, runFirst, chunkStart + runStart, runLength, runKey);
       }
-      // The timers moved and the stale references go: a free chunk's slots are all null.
-      WheelTimer<T>[] page = slab.pageOf(chunkStart);
-      Arrays.fill(page, Slab.offset(chunkStart), Slab.offset(chunkStart) + Slab.CHUNK, null);
+      // The timers moved and the stale references go.
+      clearChunk(slab, chunk);
       int read = chunk;
       chunk = slab.next(read);
       slab.give(read, read, 1);
@@ -525,11 +513,23 @@ final class Bucket<T> {
         slab.set(slotIn(chunk, i), null);
       }
       slab.give(first, last, chunksFor(fill));
-      first = Slab.NO_CHUNK;
-      last = Slab.NO_CHUNK;
-      fill = 0;
-      leadingHoles = 0;
+      startNewChain();
     }
+  }
+
+  /** Makes the chain empty, as a bucket's that no timer has filled; the caller keeps the chunks. */
+  private void startNewChain() {
+    first = Slab.NO_CHUNK;
+    last = Slab.NO_CHUNK;
+    fill = 0;
+    leadingHoles = 0;
+  }
+
+  /** Clears every slot of a chunk: a free chunk's slots are all null. */
+  private static <T> void clearChunk(Slab<T> slab, int chunk) {
+    int chunkStart = chunk << Slab.CHUNK_SHIFT;
+    WheelTimer<T>[] page = slab.pageOf(chunkStart);
+    Arrays.fill(page, Slab.offset(chunkStart), Slab.offset(chunkStart) + Slab.CHUNK, null);
   }
 
   /**
