@@ -36,9 +36,9 @@ import java.util.Arrays;
  * <p>Why the slab records each chunk's bucket by number and not by reference: a chunk changes
  * buckets each time it is taken: in the flow of expiring timers at a million, before slots of
  * level 1 were sorted in place ({@link KeySort}), about once per four fired timers, as each key of
- * level 0 took one for its few timers. A reference stored in an old
- * array runs G1's post-write barrier, which queues the card of the store, a chunk at random here,
- * for G1's refinement threads to scan; those scans took half of the process's CPU in that flow.
+ * level 0 took one for its few timers. A reference stored in an old array runs G1's post-write
+ * barrier, which queues the card of the store, a chunk at random here, for G1's refinement threads
+ * to scan; those scans took half of the process's CPU in that flow.
  * An {@code int} runs no barrier. With numbers the cards refined per fired timer went from 0.22 to
  * about 0.15, and the process's CPU per fired timer down by a tenth with random delays and by a
  * sixth with 16 TTLs (docs/benchmarks.md). The price is one more load from a slot to its bucket,
