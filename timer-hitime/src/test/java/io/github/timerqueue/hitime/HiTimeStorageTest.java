@@ -446,6 +446,37 @@ class HiTimeStorageTest {
     HiTimeInvariants.check(queue);
   }
 
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void aBinThatFillsAgainFromEmptyTakesAtOnceTheRoomItUsedBeforeUnlessTheQueueWasCleared(
+      boolean cleared) {
+    HiTimeTimerQueue<Integer> queue = queue();
+    fillBin13(queue, 1_000);
+    // Tick 2^13 re-examines bin 13, which fires the timer of that tick and hands its array to bin
+    // 9 with the latest timers; tick 2^14 fires the rest, and bin 13 then holds the ticks from
+    // 2^14 + 2^13 on.
+    assertThat(queue.advance(1 << 13, timer -> {})).isEqualTo(1);
+    assertThat(queue.bins[13].isEmpty()).isTrue();
+    assertThat(queue.bins[13].lastFill).isEqualTo(1_000);
+    assertThat(queue.advance(1 << 14, timer -> {})).isEqualTo(999);
+    if (cleared) {
+      queue.clear();
+      assertThat(queue.bins[13].lastFill).isZero();
+    }
+
+    queue.schedule((1 << 14) + (1 << 13), -1);
+    HiTimeTimer<Integer>[] array = queue.bins[13].slots;
+    assertThat(array).hasSize(cleared ? TimerBucket.INITIAL_CAPACITY : 1_024);
+    for (int i = 1; i < 1_000; i++) {
+      queue.schedule((1 << 14) + (1 << 13) + i, i);
+    }
+    if (!cleared) {
+      assertThat(queue.bins[13].slots).as("the same array, never grown").isSameAs(array);
+    }
+    HiTimeInvariants.check(queue);
+    assertThat(queue.advance((1 << 14) + (1 << 13) + 1_000, timer -> {})).isEqualTo(1_000);
+  }
+
   @Test
   void anEmptiedBinGivesItsArrayToTheBinsThatFillAndAQueueThatIsOnlyFillingKeepsNoneAside() {
     HiTimeTimerQueue<Integer> queue = queue();
@@ -489,6 +520,7 @@ class HiTimeStorageTest {
     fillBin13(queue, 1_000);
     queue.drain(timer -> {});
     assertThat(queue.bins[13].slots.length).isLessThanOrEqualTo(TimerBucket.INITIAL_CAPACITY);
+    assertThat(queue.bins[13].lastFill).isZero();
     HiTimeInvariants.check(queue);
   }
 
