@@ -17,9 +17,11 @@ final class MemoryFootprint {
   /**
    * Prints memory per pending timer with few TTLs, the TTL workloads' case, which {@link Compare}
    * does not measure: {@code java -Djdk.attach.allowAttachSelf=true -cp benchmarks.jar
-   * io.github.timerqueue.bench.MemoryFootprint lawn,agrona 1,16,random [timers]}, where {@code
-   * random} stands for the random deadlines of {@link Compare}'s memory column (almost one TTL per
-   * timer, lawn's worst case), measured after filling only.
+   * io.github.timerqueue.bench.MemoryFootprint lawn,agrona 1,16,random,expire [timers]}, where
+   * {@code random} stands for the random deadlines of {@link Compare}'s memory column (almost one
+   * TTL per timer, lawn's worst case), measured after filling only, and {@code expire} for the
+   * steady flow of {@link ExpireBenchmark} ({@link #bytesPerTimerInFlow}; Agrona's contender needs
+   * the benchmark's JVM option {@value AgronaWheels#INLINE_SCHEDULE_TIMER} there).
    *
    * @param args the contenders, the numbers of TTLs or {@code random}, and optionally the number
    *     of timers
@@ -32,6 +34,11 @@ final class MemoryFootprint {
         + " 4 times as many schedule+cancel operations%n", timers);
     for (String ttls : ttlCounts) {
       for (String contender : contenders) {
+        if (ttls.equals("expire")) {
+          System.out.printf("  expire    %-8s %6.1f B%n", contender,
+              bytesPerTimerInFlow(contender, timers));
+          continue;
+        }
         if (ttls.equals("random")) {
           System.out.printf("  random    %-8s %6.1f B%n", contender,
               bytesPerTimer(contender, timers));
@@ -70,6 +77,21 @@ final class MemoryFootprint {
       structure.schedule(slot, Scenario.START_TIME + delays.next());
     }
     return (double) GraphStats.parseInstance(structure.structure()).totalSize() / timers;
+  }
+
+  /**
+   * Bytes per pending timer of {@code contender} holding {@code timers} timers in the steady state
+   * of the flow of expiring timers, as {@link ExpireBenchmark} measures it (filled, then run for
+   * twice its longest delay). Buckets there have emptied and refilled many times, so what a
+   * structure keeps for reuse, and the room its buckets take as they refill, count here and not
+   * after filling.
+   */
+  static double bytesPerTimerInFlow(String contender, int timers) {
+    ExpireBenchmark flow = new ExpireBenchmark();
+    flow.strategy = contender;
+    flow.pending = timers;
+    flow.setUp();
+    return (double) GraphStats.parseInstance(flow.timers.structure()).totalSize() / timers;
   }
 
   /** Bytes per pending timer of {@code contender} holding {@code timers} timers. */

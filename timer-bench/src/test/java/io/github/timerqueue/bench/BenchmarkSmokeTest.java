@@ -112,6 +112,13 @@ class BenchmarkSmokeTest {
     }
   }
 
+  @Test
+  void memoryPerTimerInTheFlowOfExpiringTimersIsMeasuredForEveryContender() {
+    for (String contender : Contenders.names()) {
+      assertThat(MemoryFootprint.bytesPerTimerInFlow(contender, TINY)).as(contender).isPositive();
+    }
+  }
+
   private static Collection<RunResult> runOnce(
       Workload workload, List<String> contenders, List<String> ttls) throws RunnerException {
     ChainedOptionsBuilder options = BriefRuns.of(workload.benchmark())
