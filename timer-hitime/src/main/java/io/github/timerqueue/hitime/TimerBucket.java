@@ -382,10 +382,9 @@ final class TimerBucket<T> {
       return;
     }
     HiTimeTimer<T>[] old = slots;
-    int grownCapacity = Math.max(
-        INITIAL_CAPACITY,
-        capacity != 0 ? capacity << 1 : Integer.highestOneBit(Math.max(1, lastFill - 1)) << 1);
-    while (grownCapacity < needed) {
+    int wanted = capacity != 0 ? needed : Math.max(needed, lastFill);
+    int grownCapacity = Math.max(INITIAL_CAPACITY, capacity << 1);
+    while (grownCapacity < wanted) {
       grownCapacity <<= 1;
     }
     HiTimeTimer<T>[] grown = owner.slotArrays.take(grownCapacity);
