@@ -285,12 +285,7 @@ final class TimerBucket<T> {
     to.descents = descents;
     to.lastTick = lastTick;
     slots = (HiTimeTimer<T>[]) NO_SLOTS;
-    lastFill = tail;
-    head = 0;
-    tail = 0;
-    size = 0;
-    descents = 0;
-    lastTick = 0;
+    emptied();
   }
 
   /**
