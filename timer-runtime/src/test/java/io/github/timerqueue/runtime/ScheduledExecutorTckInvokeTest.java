@@ -189,7 +189,7 @@ class ScheduledExecutorTckInvokeTest extends ScheduledExecutorTckSupport {
     AtomicInteger interrupted = new AtomicInteger();
     long start = System.nanoTime();
     // invokeAny's own timeout starts after this one, so a task that starts before this one ends
-    // started before invokeAny's did.
+    // started before invokeAny's ended.
     long timeoutEnd = start + MILLISECONDS.toNanos(SHORT_MS);
     Callable<String> waiter = () -> {
       started.incrementAndGet();
