@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.timerqueue.TimerConfig;
 import io.github.timerqueue.TimerHandle;
 import io.github.timerqueue.conformance.AllocationCounter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
@@ -18,6 +20,15 @@ import org.junit.jupiter.api.Test;
 class HiTimeAllocationTest {
   private static final int TIMERS = 4_096;
   private static final int ROUNDS = 200;
+  /**
+   * Stretches of churn tried before one must allocate nothing. The churn's distances reach 2^63
+   * and its clock jumps, so the bins that hold many timers keep changing, and with them the arrays
+   * the queue needs: with this seed the first four stretches take new ones (about 119 KB, 6 KB,
+   * 4 KB and 8 KB), the fifth to the eighth none, the ninth one more. The JIT can also charge its
+   * own bytes to whichever stretch it happens in (1,208 bytes once on JDK 25, seen with C2 and not
+   * with the interpreter or C1 alone), so one stretch at the working size is not enough.
+   */
+  private static final int ATTEMPTS = 10;
 
   @Test
   void rescheduleCancelAdvanceAndNextExpiryDelayAllocateNothing() {
@@ -34,15 +45,19 @@ class HiTimeAllocationTest {
       }
     };
 
+    List<Long> allocated = new ArrayList<>();
     long fewest = Long.MAX_VALUE;
-    for (int attempt = 0; attempt < 5 && fewest > 0; attempt++) {
-      fewest = Math.min(fewest,
-          AllocationCounter.bytesAllocatedBy(() -> churn(queue, handles, rearm)));
+    for (int attempt = 0; attempt < ATTEMPTS && fewest > 0; attempt++) {
+      long bytes = AllocationCounter.bytesAllocatedBy(() -> churn(queue, handles, rearm));
+      allocated.add(bytes);
+      fewest = Math.min(fewest, bytes);
     }
 
     assertThat(queue.size()).isPositive();
     assertThat(queue.low.ids()).as("ids the low bins have used").isPositive();
-    assertThat(fewest).as("bytes allocated by %d rounds of churn", ROUNDS).isZero();
+    assertThat(fewest)
+        .as("bytes allocated by %d rounds of churn, fewest of %s", ROUNDS, allocated)
+        .isZero();
   }
 
   private static void churn(HiTimeTimerQueue<Integer> queue, TimerHandle<Integer>[] handles,
