@@ -167,8 +167,10 @@ final class CascadeTimerQueue<T> extends AbstractTimerQueue<T, CascadeTimer<T>> 
    *   costs a schedule+cancel 3 to 5 ns more (about a tenth).
    * - Cancel: the handle and its slot, which it empties without reading it. Moving the bucket's
    *   last timer into the slot instead would write that timer's position, a third line, and
-   *   measured a quarter slower per schedule+cancel at a million timers. Holes are bounded (see
-   *   Bucket); sweeps skip them.
+   *   measured a quarter slower per schedule+cancel at a million timers. Leaving the slot for the
+   *   next operation to empty after its append, as a move within the wheel does, measured no
+   *   faster in thread CPU against the floor in the same JVM (docs/benchmarks.md). Holes are
+   *   bounded (see Bucket); sweeps skip them.
    * - Schedule: the handle and the last slot of its bucket, which recent appends keep in cache.
    * - Reschedule within the wheel: the timer is filed first, and its old slot is emptied by the
    *   next operation, after that one has filed its own timer (see moveWithinWheel and settle).
