@@ -12,9 +12,10 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
- * Once its levels exist, the queue allocates nothing to reschedule, cancel, advance (cascades
- * included) or compute the next delay: every list is intrusive and every other structure an array.
- * Counts bytes, not time.
+ * Once its levels exist and its buckets' arrays have reached the sizes the churn needs, the queue
+ * allocates nothing to reschedule, cancel, advance (cascades included) or compute the next delay:
+ * an emptied or outgrown bucket's array goes to the queue's pool, and the next bucket that needs
+ * room takes it from there. Counts bytes, not time.
  */
 class CascadeAllocationTest {
   @Test
