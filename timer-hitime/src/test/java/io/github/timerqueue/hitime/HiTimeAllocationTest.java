@@ -24,9 +24,12 @@ class HiTimeAllocationTest {
    * Stretches of churn tried before one must allocate nothing. The churn's distances reach 2^63
    * and its clock jumps, so the bins that hold many timers keep changing, and with them the arrays
    * the queue needs: with this seed the first four stretches take new ones (about 119 KB, 6 KB,
-   * 4 KB and 8 KB), the fifth to the eighth none, the ninth one more. The JIT can also charge its
-   * own bytes to whichever stretch it happens in (1,208 bytes once on JDK 25, seen with C2 and not
-   * with the interpreter or C1 alone), so one stretch at the working size is not enough.
+   * 4 KB and 8 KB), the fifth to the eighth none, the ninth one more. (A bin that fills again
+   * takes at once the room it used before, TimerBucket.lastFill, sizes the kept arrays may not
+   * have yet: growing from the smallest array instead, the second stretch was already clean.) The
+   * JIT can also charge its own bytes to whichever stretch it happens in (1,208 bytes once on JDK
+   * 25, seen with C2 and not with the interpreter or C1 alone), so one stretch at the working size
+   * is not enough.
    */
   private static final int ATTEMPTS = 10;
 
