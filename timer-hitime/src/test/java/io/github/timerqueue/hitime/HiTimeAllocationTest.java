@@ -27,9 +27,9 @@ class HiTimeAllocationTest {
    * 4 KB and 8 KB), the fifth to the eighth none, the ninth one more. (A bin that fills again
    * takes at once the room it used before, TimerBucket.lastFill, sizes the kept arrays may not
    * have yet: growing from the smallest array instead, the second stretch was already clean.) The
-   * JIT can also charge its own bytes to whichever stretch it happens in (1,208 bytes once on JDK
-   * 25, seen with C2 and not with the interpreter or C1 alone), so one stretch at the working size
-   * is not enough.
+   * JIT can also charge its own bytes to whichever stretch it happens in (1,208 bytes in about
+   * half the runs on JDK 25 with C2, never with the interpreter or C1 alone), so one stretch at the
+   * working size is not enough.
    */
   private static final int ATTEMPTS = 10;
 
