@@ -543,9 +543,16 @@ final class Bucket<T> {
    * the slab, and G1's post-write barrier on that store fences, waiting for every load still in
    * flight: a read-ahead of one chunk, as before, let the first move of each chunk wait for a
    * memory round trip.
+   *
+   * <p>The one stale reference kept is the wheel's slot left to settle ({@link
+   * TimingWheel#unsettledSlot}), if it is here: a reschedule settles the slot that the operation
+   * before it left only after it left its own, which may be in this bucket. It moves as a timer
+   * does, but the record moves instead of the timer's slot, so that its bucket still counts the
+   * timer out when it is settled.
    */
   private void compact() {
     Slab<T> slab = owner.slab;
+    int unsettled = owner.unsettledSlot;
     int readChunk = first;
     int writeChunk = first;
     int aheadChunk = first;
@@ -561,8 +568,11 @@ final class Bucket<T> {
       int chunkStart = readChunk << Slab.CHUNK_SHIFT;
       WheelTimer<T>[] page = slab.pageOf(chunkStart);
       int offset = Slab.offset(chunkStart);
-      for (int slots = liveSlots(page, offset, chunkStart); slots != 0;
-          slots &= slots - 1, kept++) {
+      int slots = liveSlots(page, offset, chunkStart);
+      if (unsettled >= 0 && unsettled >>> Slab.CHUNK_SHIFT == readChunk) {
+        slots |= 1 << (unsettled & (Slab.CHUNK - 1));
+      }
+      for (; slots != 0; slots &= slots - 1, kept++) {
         int from = Integer.numberOfTrailingZeros(slots);
         if (startsChunk(kept)) {
           writeChunk = slab.next(writeChunk);
@@ -571,7 +581,11 @@ final class Bucket<T> {
           WheelTimer<T> timer = page[offset + from];
           int to = slotIn(writeChunk, kept);
           slab.set(to, timer);
-          timer.slot = to;
+          if (chunkStart + from == unsettled) {
+            owner.unsettledSlot = to;
+          } else {
+            timer.slot = to;
+          }
         }
       }
       // What is left of this chunk past the timers kept, stale references and moved ones, goes.

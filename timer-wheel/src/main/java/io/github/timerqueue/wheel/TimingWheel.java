@@ -164,15 +164,16 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    *   bucket reads each stale timer to tell it is stale, which emptying a bucket and compacting
    *   it do anyway, sixteen timers at a time, and that a cancelled timer stays reachable until
    *   its bucket is compacted or emptied.
-   *   A cancel outside an advance goes further: it leaves its bucket's counting the timer out
-   *   (Bucket#vacated: the bucket's and its level's counts, and the compaction they may call for)
-   *   to the next operation, which settles it after its own append when it arms a timer, before
-   *   anything else otherwise (settle). Finding the bucket through the slab and writing its
-   *   counts touch lines that a cancel at random among a million timers misses, and the append's
-   *   fence would wait for those writes; after the fence the misses overlap with the next
-   *   operation's. With a million timers, schedule+cancel's thread CPU as a ratio to Agrona's in
-   *   the same JVM fell from 1.22 to 1.13 by the median over sixteen pairs of JVMs (OperationCpu;
-   *   see docs/benchmarks.md). A cancel from a handler counts out at once: the advance reads the
+   *   A cancel or reschedule outside an advance goes further: it leaves its bucket's counting
+   *   the timer out (Bucket#vacated: the bucket's and its level's counts, and the compaction
+   *   they may call for) to the next operation, which settles it after its own append when it
+   *   arms a timer, before anything else otherwise (settle). Finding the bucket through the slab
+   *   and writing its counts touch lines that a cancel at random among a million timers misses,
+   *   and the append's fence would wait for those writes; after the fence the misses overlap
+   *   with the next operation's. With a million timers, schedule+cancel's thread CPU as a ratio
+   *   to Agrona's in the same JVM fell from 1.22 to 1.13 by the median over sixteen pairs of
+   *   JVMs, and reschedule's from 1.39 to 1.31 over 28 JVMs of each, 1.60 to 1.38 in those that
+   *   ran while the machine was slow (OperationCpu; see docs/benchmarks.md). A cancel from a handler counts out at once: the advance reads the
    *   counts of the buckets it hands out.
    *   A slot of a level that holds at most four timers holds them in a short list that starts
    *   at its table entry and runs through the timers' links, with no bucket (Level's
@@ -310,9 +311,10 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   private boolean advancing;
 
   /**
-   * The slab slot of the timer that the last cancel took out, if its bucket still counts it
-   * ({@link #settle}), else {@link WheelTimer#NOT_PENDING}. The slot's chunk stays in that bucket
-   * until then: only counting out can release or compact it.
+   * The slab slot that the timer the last cancel or reschedule took out left, if its bucket still
+   * counts it ({@link #settle}), else {@link WheelTimer#NOT_PENDING}. The slot's chunk stays in
+   * that bucket until then: only counting out can release or compact it, and compacting it moves
+   * the slot's stale reference, as it moves a timer, and this record with it.
    */
   int unsettledSlot = WheelTimer.NOT_PENDING;
 
@@ -498,29 +500,48 @@ public final class TimingWheel<T> implements TimerQueue<T> {
       settle();
       return false;
     }
-    settle();
     // Out of line, so that this method stays small enough for the JIT to inline it into a caller
     // that re-arms timers from inside an advance.
     rearmPending(owned, deadline);
     return true;
   }
 
-  /** Moves a pending timer to where {@code deadline} puts it, at the end of its new bucket. */
+  /**
+   * Moves a pending timer to where {@code deadline} puts it, at the end of its new bucket. The new
+   * slot that arming writes to the timer makes the old one a hole, as a removal would.
+   */
   private void rearmPending(WheelTimer<T> timer, long deadline) {
-    if (timer.isListed()) {
-      remove(timer);
+    if (advancing || timer.isListed()) {
+      settle();
+      if (timer.isListed()) {
+        remove(timer);
+        arm(timer, deadline);
+        return;
+      }
+      // The timer joins its new bucket before it leaves the old one, which the slab finds
+      // through its old slot: that lookup, a cache miss among a million timers, is then in
+      // flight while the new key and bucket are computed, rather than before.
+      Bucket<T> left = slab.bucketOf(timer.slot);
+      forgetIfMinimum(timer);
+      size--;
       arm(timer, deadline);
+      left.vacated();
       return;
     }
-    // The timer joins its new bucket before it leaves the old one, which the slab finds through
-    // its old slot: that lookup, a cache miss among a million timers, is then in flight while the
-    // new key and bucket are computed, rather than before. The new slot that arming writes to the
-    // timer makes the old one a hole, as a removal would.
-    Bucket<T> left = slab.bucketOf(timer.slot);
+    // Outside an advance the old bucket counts the timer out later, as after a cancel: the
+    // append's fence then waits for neither the lookup of that bucket nor the writes to its
+    // counts. This slot is left to settle before the one the last operation left is settled, so
+    // that a compaction which that causes, if the two share a bucket, keeps this slot's stale
+    // reference (Bucket#compact).
+    int leftSlot = timer.slot;
     forgetIfMinimum(timer);
     size--;
     arm(timer, deadline);
-    left.vacated();
+    int before = unsettledSlot;
+    unsettledSlot = leftSlot;
+    if (before >= 0) {
+      slab.bucketOf(before).vacated();
+    }
   }
 
   /**
@@ -895,10 +916,10 @@ public final class TimingWheel<T> implements TimerQueue<T> {
   }
 
   /**
-   * Lets the bucket of {@link #unsettledSlot} count out the timer that the last cancel took from
-   * it ({@link Bucket#vacated}), if it has not yet. Every operation calls this before it reads a
-   * bucket's counts or moves its slots, except that arming calls it after its append, whose fence
-   * then does not wait for the misses of finding and writing that bucket.
+   * Lets the bucket of {@link #unsettledSlot} count out the timer that the last cancel or
+   * reschedule took from it ({@link Bucket#vacated}), if it has not yet. Every operation calls this
+   * before it reads a bucket's counts or moves its slots, except that arming calls it after its
+   * append, whose fence then does not wait for the misses of finding and writing that bucket.
    */
   void settle() {
     int slot = unsettledSlot;
