@@ -21,6 +21,8 @@ import org.junit.jupiter.api.Test;
  * just after the next append.
  */
 class WheelSettleTest {
+  /** Runs of {@link #longRunsOfCancelsAndMovesKeepTheWheelConsistent}: 50 times as many in soak. */
+  private static final int RUNS = Boolean.getBoolean("timerqueue.soak") ? 100_000 : 2_000;
 
   /** A wheel of two 4-bit levels at clock 0, eight timers in the bucket of level 1 at key 100. */
   private static TimingWheel<Integer> wheelWithABucket(List<TimerHandle<Integer>> timers) {
@@ -271,7 +273,8 @@ class WheelSettleTest {
    * Cancels and moves at random in runs of operations with nothing else between them, so that
    * each settles the slot the one before left, and the compactions that this may cause meet the
    * slot that the operation itself left; against a model of the pending timers' deadlines. The
-   * invariants are checked only between runs, since the check settles.
+   * invariants are checked only between runs, since the check settles. {@code
+   * -Dtimerqueue.soak=true} makes the runs 50 times as many.
    */
   @Test
   void longRunsOfCancelsAndMovesKeepTheWheelConsistent() {
@@ -286,7 +289,7 @@ class WheelSettleTest {
       model.put(timer, deadline);
     }
     long now = 0;
-    for (int run = 0; run < 2_000; run++) {
+    for (int run = 0; run < RUNS; run++) {
       for (int operation = 0; operation < 32; operation++) {
         TimerHandle<Integer> timer = timers.get(random.nextInt(timers.size()));
         if (random.nextInt(3) == 0) {
