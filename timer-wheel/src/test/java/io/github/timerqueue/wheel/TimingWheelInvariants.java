@@ -48,7 +48,11 @@ final class TimingWheelInvariants {
     new Checker<>(wheel).run();
   }
 
-  private static void checkUnsettled(TimingWheel<?> wheel) {
+  /**
+   * Checks the slot left to settle, if any, without settling it: a stale reference in a chunk of a
+   * bucket that still counts its timer.
+   */
+  static void checkUnsettled(TimingWheel<?> wheel) {
     int slot = wheel.unsettledSlot;
     if (slot == WheelTimer.NOT_PENDING) {
       return;

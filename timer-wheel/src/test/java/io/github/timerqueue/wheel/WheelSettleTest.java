@@ -273,7 +273,8 @@ class WheelSettleTest {
    * Cancels and moves at random in runs of operations with nothing else between them, so that
    * each settles the slot the one before left, and the compactions that this may cause meet the
    * slot that the operation itself left; against a model of the pending timers' deadlines. The
-   * invariants are checked only between runs, since the check settles. {@code
+   * slot left to settle is checked after every operation, the invariants only between runs, since
+   * that check settles. {@code
    * -Dtimerqueue.soak=true} makes the runs 50 times as many.
    */
   @Test
@@ -299,6 +300,7 @@ class WheelSettleTest {
           boolean pending = model.put(timer, deadline) != null;
           assertThat(wheel.reschedule(timer, deadline)).isEqualTo(pending);
         }
+        TimingWheelInvariants.checkUnsettled(wheel);
       }
       TimingWheelInvariants.check(wheel);
       now += random.nextInt(16);
