@@ -274,8 +274,7 @@ class WheelSettleTest {
    * each settles the slot the one before left, and the compactions that this may cause meet the
    * slot that the operation itself left; against a model of the pending timers' deadlines. The
    * slot left to settle is checked after every operation, the invariants only between runs, since
-   * that check settles. {@code
-   * -Dtimerqueue.soak=true} makes the runs 50 times as many.
+   * that check settles. {@code -Dtimerqueue.soak=true} makes the runs 50 times as many.
    */
   @Test
   void longRunsOfCancelsAndMovesKeepTheWheelConsistent() {
