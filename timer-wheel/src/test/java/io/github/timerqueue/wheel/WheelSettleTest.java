@@ -35,19 +35,29 @@ class WheelSettleTest {
     return ((WheelTimer<Integer>) timer).bucket();
   }
 
-  @Test
-  void aCancelIsNotPendingAtOnceAndItsBucketCountsItOutAtTheNextOperation() {
+  /**
+   * Operations, by name, that settle what the last cancel or reschedule left and leave nothing to
+   * settle, on a wheel of {@link #wheelWithABucket} with its timers.
+   */
+  private static Map<String, BiConsumer<TimingWheel<Integer>, List<TimerHandle<Integer>>>>
+      settlingOperations() {
     Map<String, BiConsumer<TimingWheel<Integer>, List<TimerHandle<Integer>>>> operations =
         new TreeMap<>();
     operations.put("schedule", (wheel, timers) -> wheel.schedule(200, 9));
     operations.put("scheduleWithin", (wheel, timers) -> wheel.scheduleWithin(150, 250, 9));
-    operations.put("cancel of a timer not pending", (wheel, timers) -> {
-      assertThat(wheel.cancel(timers.get(3))).isFalse();
-    });
     operations.put("advance", (wheel, timers) -> wheel.advance(1, timer -> {}));
     operations.put("nextExpiryDelay", (wheel, timers) -> wheel.nextExpiryDelay());
     operations.put("nextAlarmFiresAt", (wheel, timers) -> wheel.nextAlarmFiresAt());
     operations.put("forEach", (wheel, timers) -> wheel.forEach(timer -> {}));
+    return operations;
+  }
+
+  @Test
+  void aCancelIsNotPendingAtOnceAndItsBucketCountsItOutAtTheNextOperation() {
+    var operations = settlingOperations();
+    operations.put("cancel of a timer not pending", (wheel, timers) -> {
+      assertThat(wheel.cancel(timers.get(3))).isFalse();
+    });
     for (var operation : operations.entrySet()) {
       List<TimerHandle<Integer>> timers = new ArrayList<>();
       TimingWheel<Integer> wheel = wheelWithABucket(timers);
@@ -95,14 +105,9 @@ class WheelSettleTest {
 
   @Test
   void aRescheduleIsPendingAtOnceAndItsOldBucketCountsItOutAtTheNextOperation() {
-    Map<String, BiConsumer<TimingWheel<Integer>, List<TimerHandle<Integer>>>> operations =
-        new TreeMap<>();
-    operations.put("schedule", (wheel, timers) -> wheel.schedule(200, 9));
-    operations.put("scheduleWithin", (wheel, timers) -> wheel.scheduleWithin(150, 250, 9));
+    var operations = settlingOperations();
     operations.put("cancel", (wheel, timers) -> assertThat(wheel.cancel(timers.get(1))).isTrue());
     operations.put("reschedule", (wheel, timers) -> wheel.reschedule(timers.get(1), 300));
-    operations.put("advance", (wheel, timers) -> wheel.advance(1, timer -> {}));
-    operations.put("nextExpiryDelay", (wheel, timers) -> wheel.nextExpiryDelay());
     operations.put("drain", (wheel, timers) -> wheel.drain(timer -> {}));
     operations.put("clear", (wheel, timers) -> wheel.clear());
     for (var operation : operations.entrySet()) {
