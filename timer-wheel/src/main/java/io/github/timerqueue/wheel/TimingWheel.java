@@ -173,8 +173,9 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    *   with the next operation's. With a million timers, schedule+cancel's thread CPU as a ratio
    *   to Agrona's in the same JVM fell from 1.22 to 1.13 by the median over sixteen pairs of
    *   JVMs, and reschedule's from 1.39 to 1.31 over 28 JVMs of each, 1.60 to 1.38 in those that
-   *   ran while the machine was slow (OperationCpu; see docs/benchmarks.md). A cancel from a handler counts out at once: the advance reads the
-   *   counts of the buckets it hands out.
+   *   ran while the machine was slow (OperationCpu; see docs/benchmarks.md). A cancel or
+   *   reschedule from a handler counts out at once: the advance reads the counts of the buckets
+   *   it hands out.
    *   A slot of a level that holds at most four timers holds them in a short list that starts
    *   at its table entry and runs through the timers' links, with no bucket (Level's
    *   short lists): with a thousand timers spread over a level of 1,024 slots, the occupied
