@@ -920,7 +920,9 @@ public final class TimingWheel<T> implements TimerQueue<T> {
    * Lets the bucket of {@link #unsettledSlot} count out the timer that the last cancel or
    * reschedule took from it ({@link Bucket#vacated}), if it has not yet. Every operation calls this
    * before it reads a bucket's counts or moves its slots, except that arming calls it after its
-   * append, whose fence then does not wait for the misses of finding and writing that bucket.
+   * append, whose fence then does not wait for the misses of finding and writing that bucket; a
+   * reschedule outside an advance does the same work after its append without calling this, as it
+   * leaves its own slot first (rearmPending).
    */
   void settle() {
     int slot = unsettledSlot;
