@@ -49,14 +49,15 @@ public final class Charts {
   /**
    * Makes the value axis logarithmic, spanning whole decades around the values: bars grow from the
    * axis' minimum, which a logarithmic axis cannot put at zero, and whole decades at both ends keep
-   * the axis labelled.
+   * the axis labelled. The minimum is at most half the smallest value, so that its bar stands at
+   * least a third of a decade tall: a value just above a power of ten would otherwise have no bar.
    *
    * @param chart the chart
    * @param smallest the smallest positive value it shows
    * @param largest the largest value it shows
    */
   public static void logarithmicAxis(CategoryChart chart, double smallest, double largest) {
-    double bottom = Math.pow(10, Math.floor(Math.log10(smallest)));
+    double bottom = Math.pow(10, Math.floor(Math.log10(smallest / 2)));
     double top = Math.pow(10, Math.ceil(Math.log10(largest * 1.5)));
     chart.getStyler().setYAxisLogarithmic(true);
     chart.getStyler().setYAxisMin(bottom);
