@@ -49,8 +49,8 @@ public final class Charts {
   /**
    * Makes the value axis logarithmic, spanning whole decades around the values: bars grow from the
    * axis' minimum, which a logarithmic axis cannot put at zero, and whole decades at both ends keep
-   * the axis labelled. The minimum is at most half the smallest value, so that its bar stands at
-   * least a third of a decade tall: a value just above a power of ten would otherwise have no bar.
+   * the axis labelled. The minimum is at most half the smallest value, so that its bar spans at
+   * least a factor of two: a value just above a power of ten would otherwise have no bar.
    *
    * @param chart the chart
    * @param smallest the smallest positive value it shows
